@@ -1,0 +1,93 @@
+#pragma once
+// Shared by the C entry points: the runtime state between aclInit and aclFinalize, the handle
+// tables, the calling thread's current context, argument checks and the thread-local error text.
+#include <cstdint>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "acl/acl.h"
+#include "canopy/engine/context.h"
+#include "canopy/engine/device.h"
+#include "canopy/engine/event.h"
+#include "canopy/engine/runtime.h"
+#include "canopy/engine/stream.h"
+#include "handle_table.h"
+
+namespace canopy::api {
+
+// A failing call throws Error inside call(); call() turns it into the return code and the text.
+struct Error {
+    aclError code;
+    std::string message;
+};
+[[noreturn]] void fail(aclError code, std::string message);
+
+void record_error(const char* api, aclError code, const std::string& message);
+
+template <class Body>
+aclError call(const char* api, Body&& body) noexcept {
+    try {
+        body();
+        return ACL_SUCCESS;
+    } catch (const Error& error) {
+        record_error(api, error.code, error.message);
+        return error.code;
+    } catch (const std::bad_alloc&) {
+        record_error(api, ACL_ERROR_BAD_ALLOC, "out of host memory");
+        return ACL_ERROR_BAD_ALLOC;
+    } catch (const std::exception& error) {
+        record_error(api, ACL_ERROR_INTERNAL_ERROR, error.what());
+        return ACL_ERROR_INTERNAL_ERROR;
+    }
+}
+
+// Throws ACL_ERROR_INVALID_PARAM naming the argument when a required pointer is null.
+template <class T>
+void require(T* pointer, const char* argument) {
+    if (pointer == nullptr) fail(ACL_ERROR_INVALID_PARAM, std::string(argument) + " is NULL");
+}
+
+std::string describe(const void* pointer);
+
+struct State {
+    explicit State(const engine::RuntimeConfig& config) : runtime(config) {}
+
+    engine::Runtime runtime;
+    HandleTable<engine::Context, HandleTag::context> contexts;
+    HandleTable<engine::Stream, HandleTag::stream> streams;
+    HandleTable<engine::Event, HandleTag::event> events;
+
+    std::mutex devices_mutex;
+    std::vector<void*> primary_contexts;  // per device id: the handle of its default context
+};
+
+// The state, or ACL_ERROR_UNINITIALIZE when aclInit has not been called.
+State& state();
+
+// The calling thread's current context (ACL_ERROR_RT_CONTEXT_NULL if none).
+engine::Context& current_context(State& state);
+void* current_context_handle();
+void set_current_context(void* handle);
+
+// A non-null stream handle, or ACL_ERROR_INVALID_PARAM for NULL and ACL_ERROR_RT_INVALID_HANDLE for
+// anything that is not a live stream.
+engine::Stream& stream_handle(State& state, aclrtStream stream, const char* argument);
+// As stream_handle, but NULL is the current context's default stream; the stream must belong to
+// the current context (ACL_ERROR_RT_STREAM_CONTEXT otherwise).
+engine::Stream& target_stream(State& state, aclrtStream stream, const char* argument);
+engine::Event& event_handle(State& state, aclrtEvent event, const char* argument);
+
+// The handle under which the default stream of a context is known.
+void* default_stream_handle(State& state, engine::Context& context);
+
+// Drops one (or every) reference on a device; at zero destroys what the api built on it and the device.
+void drop_device(State& state, int32_t device_id, bool all);
+// Destroys what the api built on a device (streams, events, contexts) before it is reset.
+void release_device_objects(State& state, engine::Device& device);
+
+// A stream's pending failure as the call's error.
+void check(const engine::Failure& failure);
+
+}  // namespace canopy::api

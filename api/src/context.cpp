@@ -1,0 +1,105 @@
+// Contexts: the current context is per thread; each context has its own default stream.
+#include "api.h"
+
+namespace canopy::api {
+
+namespace {
+thread_local void* current = nullptr;
+}
+
+void* current_context_handle() { return current; }
+void set_current_context(void* handle) { current = handle; }
+
+engine::Context& current_context(State& state) {
+    engine::Context* context = state.contexts.find(current);
+    if (!context) {
+        fail(ACL_ERROR_RT_CONTEXT_NULL,
+             "the calling thread has no current context: call aclrtSetDevice or aclrtSetCurrentContext first");
+    }
+    return *context;
+}
+
+void* default_stream_handle(State& state, engine::Context& context) {
+    engine::Stream* stream = &context.default_stream();
+    if (void* handle = state.streams.handle_of(stream)) return handle;
+    // Owned by its context; the table only names it.
+    return state.streams.add(std::shared_ptr<engine::Stream>(stream, [](engine::Stream*) {}));
+}
+
+}  // namespace canopy::api
+
+using namespace canopy;
+using namespace canopy::api;
+
+extern "C" {
+
+aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
+    return call("aclrtCreateContext", [&] {
+        require(context, "context");
+        State& s = state();
+        if (deviceId < 0 || deviceId >= s.runtime.device_count()) {
+            fail(ACL_ERROR_RT_INVALID_DEVICEID, "deviceId " + std::to_string(deviceId) + " is not in [0, " +
+                                                    std::to_string(s.runtime.device_count()) + ")");
+        }
+        // A context holds a reference on its device, as aclrtSetDevice does.
+        std::lock_guard lock(s.devices_mutex);
+        engine::Device& device = s.runtime.acquire_device(deviceId);
+        auto created = std::make_shared<engine::Context>(device);
+        engine::Context& raw = *created;
+        void* handle = s.contexts.add(std::move(created));
+        default_stream_handle(s, raw);
+        set_current_context(handle);
+        *context = handle;
+    });
+}
+
+aclError aclrtDestroyContext(aclrtContext context) {
+    return call("aclrtDestroyContext", [&] {
+        State& s = state();
+        if (!context) fail(ACL_ERROR_INVALID_PARAM, "context is NULL");
+        engine::Context* target = s.contexts.find(context);
+        if (!target) fail(ACL_ERROR_RT_INVALID_HANDLE, "context " + describe(context) + " is not a live context");
+        const int device_id = target->device().id();
+        {
+            std::lock_guard lock(s.devices_mutex);
+            if (s.primary_contexts[static_cast<std::size_t>(device_id)] == context) {
+                fail(ACL_ERROR_INVALID_PARAM, "context " + describe(context) + " is the default context of device " +
+                                                  std::to_string(device_id) + ": aclrtResetDevice releases it");
+            }
+        }
+        auto streams = s.streams.remove_if([&](const engine::Stream& st) { return &st.context() == target; });
+        for (auto& stream : streams) s.runtime.reports().forget(*stream);  // before they wait for their work
+        streams.clear();
+        s.contexts.remove(context).reset();
+        if (current_context_handle() == context) set_current_context(nullptr);
+        drop_device(s, device_id, false);
+    });
+}
+
+aclError aclrtSetCurrentContext(aclrtContext context) {
+    return call("aclrtSetCurrentContext", [&] {
+        State& s = state();
+        if (!context) fail(ACL_ERROR_INVALID_PARAM, "context is NULL");
+        if (!s.contexts.find(context))
+            fail(ACL_ERROR_RT_INVALID_HANDLE, "context " + describe(context) + " is not a live context");
+        set_current_context(context);
+    });
+}
+
+aclError aclrtGetCurrentContext(aclrtContext* context) {
+    return call("aclrtGetCurrentContext", [&] {
+        require(context, "context");
+        current_context(state());
+        *context = current_context_handle();
+    });
+}
+
+aclError aclrtCtxGetCurrentDefaultStream(aclrtStream* stream) {
+    return call("aclrtCtxGetCurrentDefaultStream", [&] {
+        require(stream, "stream");
+        State& s = state();
+        *stream = default_stream_handle(s, current_context(s));
+    });
+}
+
+}  // extern "C"

@@ -1,0 +1,51 @@
+// The calling thread's last error: its code for aclrtGetLastError / aclrtPeekAtLastError and its
+// text, naming the call and the argument, for aclGetRecentErrMsg.
+#include <cstdio>
+
+#include "api.h"
+
+namespace canopy::api {
+
+namespace {
+thread_local aclError last_error = ACL_SUCCESS;
+thread_local std::string last_message;
+thread_local bool has_message = false;
+}  // namespace
+
+void fail(aclError code, std::string message) { throw Error{code, std::move(message)}; }
+
+void record_error(const char* api, aclError code, const std::string& message) {
+    last_error = code;
+    last_message = std::string(api) + ": " + message + " (error " + std::to_string(code) + ")";
+    has_message = true;
+}
+
+std::string describe(const void* pointer) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%p", pointer);
+    return text;
+}
+
+void check(const engine::Failure& failure) {
+    if (failure) fail(failure.code, failure.message);
+}
+
+}  // namespace canopy::api
+
+using namespace canopy::api;
+
+extern "C" {
+
+const char* aclGetRecentErrMsg(void) { return has_message ? last_message.c_str() : nullptr; }
+
+aclError aclrtGetLastError(aclrtLastErrLevel level) {
+    if (level != ACL_RT_THREAD_LEVEL) return ACL_ERROR_INVALID_PARAM;
+    return std::exchange(last_error, ACL_SUCCESS);
+}
+
+aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
+    if (level != ACL_RT_THREAD_LEVEL) return ACL_ERROR_INVALID_PARAM;
+    return last_error;
+}
+
+}  // extern "C"

@@ -1,0 +1,132 @@
+// Events: record, cross-stream wait, synchronize, query, timing.
+#include "api.h"
+
+namespace canopy::api {
+
+engine::Event& event_handle(State& state, aclrtEvent event, const char* argument) {
+    if (!event) fail(ACL_ERROR_INVALID_PARAM, std::string(argument) + " is NULL");
+    engine::Event* found = state.events.find(event);
+    if (!found) fail(ACL_ERROR_RT_INVALID_HANDLE, std::string(argument) + " " + describe(event) + " is not a live event");
+    return *found;
+}
+
+namespace {
+constexpr uint32_t known_event_flags = ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_TIME_LINE |
+                                       ACL_EVENT_DEVICE_USE_ONLY | ACL_EVENT_EXTERNAL | ACL_EVENT_IPC;
+
+void create_event(aclrtEvent* event, uint32_t flag) {
+    require(event, "event");
+    State& s = state();
+    if (flag & ~known_event_flags) fail(ACL_ERROR_INVALID_PARAM, "flag " + std::to_string(flag) + " has unknown bits");
+    *event = s.events.add(std::make_shared<engine::Event>(current_context(s).device(), flag));
+}
+
+std::int64_t completed_timestamp(engine::Event& event, const char* argument) {
+    std::int64_t ns = 0;
+    if (!event.recorded()) fail(ACL_ERROR_RT_INTERNAL_ERROR, std::string(argument) + " has never been recorded");
+    if (!event.timestamp_ns(ns)) fail(ACL_ERROR_RT_EVENT_NOT_COMPLETE, std::string(argument) + " has not completed yet");
+    return ns;
+}
+}  // namespace
+
+}  // namespace canopy::api
+
+using namespace canopy;
+using namespace canopy::api;
+
+extern "C" {
+
+aclError aclrtCreateEvent(aclrtEvent* event) {
+    return call("aclrtCreateEvent", [&] { create_event(event, ACL_EVENT_SYNC); });
+}
+
+aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
+    return call("aclrtCreateEventWithFlag", [&] { create_event(event, flag); });
+}
+
+aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
+    return call("aclrtCreateEventExWithFlag", [&] { create_event(event, flag); });
+}
+
+aclError aclrtDestroyEvent(aclrtEvent event) {
+    return call("aclrtDestroyEvent", [&] {
+        State& s = state();
+        event_handle(s, event, "event");
+        // Pending records keep the engine object alive until they have run.
+        s.events.remove(event);
+    });
+}
+
+aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
+    return call("aclrtRecordEvent", [&] {
+        State& s = state();
+        engine::Event& target = event_handle(s, event, "event");
+        target.record(target_stream(s, stream, "stream"));
+    });
+}
+
+aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
+    return call("aclrtResetEvent", [&] {
+        State& s = state();
+        engine::Event& target = event_handle(s, event, "event");
+        target.reset(target_stream(s, stream, "stream"));
+    });
+}
+
+aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
+    return call("aclrtStreamWaitEvent", [&] {
+        State& s = state();
+        engine::Event& target = event_handle(s, event, "event");
+        target.wait(target_stream(s, stream, "stream"));
+    });
+}
+
+aclError aclrtSynchronizeEvent(aclrtEvent event) {
+    return call("aclrtSynchronizeEvent", [&] { check(event_handle(state(), event, "event").synchronize(-1)); });
+}
+
+aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
+    return call("aclrtSynchronizeEventWithTimeout", [&] {
+        engine::Event& target = event_handle(state(), event, "event");
+        if (timeout < -1) fail(ACL_ERROR_RT_PARAM_INVALID, "timeout " + std::to_string(timeout) + " is below -1");
+        check(target.synchronize(timeout));
+    });
+}
+
+aclError aclrtQueryEventStatus(aclrtEvent event, aclrtEventRecordedStatus* status) {
+    return call("aclrtQueryEventStatus", [&] {
+        require(status, "status");
+        *status = event_handle(state(), event, "event").complete() ? ACL_EVENT_RECORDED_STATUS_COMPLETE
+                                                                   : ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    });
+}
+
+aclError aclrtQueryEventWaitStatus(aclrtEvent event, aclrtEventWaitStatus* status) {
+    return call("aclrtQueryEventWaitStatus", [&] {
+        require(status, "status");
+        engine::Event& target = event_handle(state(), event, "event");
+        // A wait on the event is satisfied once its most recent record has run (or if there is none).
+        *status = (!target.recorded() || target.complete()) ? ACL_EVENT_WAIT_STATUS_COMPLETE
+                                                            : ACL_EVENT_WAIT_STATUS_NOT_READY;
+    });
+}
+
+aclError aclrtEventElapsedTime(float* ms, aclrtEvent startEvent, aclrtEvent endEvent) {
+    return call("aclrtEventElapsedTime", [&] {
+        require(ms, "ms");
+        State& s = state();
+        const std::int64_t start = completed_timestamp(event_handle(s, startEvent, "startEvent"), "startEvent");
+        const std::int64_t end = completed_timestamp(event_handle(s, endEvent, "endEvent"), "endEvent");
+        *ms = static_cast<float>(static_cast<double>(end - start) / 1e6);
+    });
+}
+
+aclError aclrtEventGetTimestamp(aclrtEvent event, uint64_t* timestamp) {
+    return call("aclrtEventGetTimestamp", [&] {
+        require(timestamp, "timestamp");
+        // Microseconds of the steady clock.
+        *timestamp = static_cast<uint64_t>(completed_timestamp(event_handle(state(), event, "event"), "event") / 1000);
+    });
+}
+
+}  // extern "C"

@@ -1,0 +1,288 @@
+// Memory: device and page-locked host allocations, copies and memsets, all checked against the
+// registered allocations: a copy that runs past an allocation fails before it touches memory.
+#include <optional>
+
+#include "api.h"
+#include "canopy/engine/memory.h"
+
+namespace canopy::api {
+
+namespace {
+
+using engine::Allocation;
+using engine::MemoryKind;
+
+std::string bytes(std::size_t n) { return std::to_string(n) + " bytes"; }
+
+// What a pointer is: device memory, registered host memory, or plain (pageable) host memory.
+struct Side {
+    std::optional<Allocation> allocation;
+    bool device() const { return allocation && allocation->kind == MemoryKind::device; }
+    bool pinned() const { return allocation && allocation->kind == MemoryKind::host_pinned; }
+};
+
+Side classify(State& state, const void* pointer) { return Side{state.runtime.memory().find(pointer)}; }
+
+// extent bytes starting at pointer must lie inside its allocation, when it has one.
+void check_extent(const Side& side, const void* pointer, std::size_t extent, const char* argument) {
+    if (!side.allocation) return;
+    const std::size_t offset = reinterpret_cast<std::uintptr_t>(pointer) - side.allocation->base;
+    if (offset > side.allocation->size || extent > side.allocation->size - offset) {
+        fail(ACL_ERROR_RT_PARAM_INVALID,
+             std::string(argument) + " " + describe(pointer) + ": " + bytes(extent) + " at offset " +
+                 std::to_string(offset) + " run past the end of its " +
+                 (side.device() ? "device" : "host") + " allocation of " + bytes(side.allocation->size));
+    }
+}
+
+const char* kind_name(aclrtMemcpyKind kind) {
+    switch (kind) {
+        case ACL_MEMCPY_HOST_TO_HOST: return "ACL_MEMCPY_HOST_TO_HOST";
+        case ACL_MEMCPY_HOST_TO_DEVICE: return "ACL_MEMCPY_HOST_TO_DEVICE";
+        case ACL_MEMCPY_DEVICE_TO_HOST: return "ACL_MEMCPY_DEVICE_TO_HOST";
+        case ACL_MEMCPY_DEVICE_TO_DEVICE: return "ACL_MEMCPY_DEVICE_TO_DEVICE";
+        case ACL_MEMCPY_DEFAULT: return "ACL_MEMCPY_DEFAULT";
+        case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: return "ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE";
+        default: return "unsupported";
+    }
+}
+
+// Checks the kind against what the pointers are (stricter than the hardware, which would copy
+// garbage): a host pointer passed where device memory is expected is a bug.
+void check_kind(aclrtMemcpyKind kind, const Side& dst, const Side& src) {
+    bool dst_device, src_device;
+    switch (kind) {
+        case ACL_MEMCPY_HOST_TO_HOST: dst_device = false, src_device = false; break;
+        case ACL_MEMCPY_HOST_TO_DEVICE:
+        case ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE: dst_device = true, src_device = false; break;
+        case ACL_MEMCPY_DEVICE_TO_HOST: dst_device = false, src_device = true; break;
+        case ACL_MEMCPY_DEVICE_TO_DEVICE: dst_device = true, src_device = true; break;
+        case ACL_MEMCPY_DEFAULT: return;
+        default: fail(ACL_ERROR_INVALID_PARAM, "kind " + std::to_string(static_cast<int>(kind)) + " is not supported");
+    }
+    if (dst.device() != dst_device) {
+        fail(ACL_ERROR_INVALID_PARAM, std::string("kind ") + kind_name(kind) + " but dst is " +
+                                          (dst.device() ? "device" : "host") + " memory");
+    }
+    if (src.device() != src_device) {
+        fail(ACL_ERROR_INVALID_PARAM, std::string("kind ") + kind_name(kind) + " but src is " +
+                                          (src.device() ? "device" : "host") + " memory");
+    }
+}
+
+struct CheckedCopy {
+    bool needed;    // false for count 0 or dst == src
+    bool pageable;  // a host side is not page-locked: CANN copies synchronously
+};
+
+CheckedCopy check_copy(State& state, void* dst, std::size_t destMax, const void* src, std::size_t count,
+                       aclrtMemcpyKind kind) {
+    if (count > destMax) {
+        fail(ACL_ERROR_RT_PARAM_INVALID, "count (" + std::to_string(count) + ") is larger than destMax (" +
+                                             std::to_string(destMax) + ")");
+    }
+    if (kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE)
+        fail(ACL_ERROR_INVALID_PARAM, "kind " + std::to_string(static_cast<int>(kind)) + " is not supported");
+    if (count == 0) return {false, false};
+    require(dst, "dst");
+    require(src, "src");
+    const Side dst_side = classify(state, dst);
+    const Side src_side = classify(state, src);
+    check_kind(kind, dst_side, src_side);
+    check_extent(dst_side, dst, count, "dst");
+    check_extent(src_side, src, count, "src");
+    const bool pageable = (!dst_side.allocation) || (!src_side.allocation);
+    return {dst != src, pageable};
+}
+
+void check_memset(State& state, void* devPtr, std::size_t maxCount, std::size_t count) {
+    if (count > maxCount) {
+        fail(ACL_ERROR_RT_PARAM_INVALID, "count (" + std::to_string(count) + ") is larger than maxCount (" +
+                                             std::to_string(maxCount) + ")");
+    }
+    if (count == 0) return;
+    require(devPtr, "devPtr");
+    const Side side = classify(state, devPtr);
+    if (!side.allocation)
+        fail(ACL_ERROR_INVALID_PARAM, "devPtr " + describe(devPtr) + " is not memory from aclrtMalloc or aclrtMallocHost");
+    check_extent(side, devPtr, count, "devPtr");
+}
+
+CheckedCopy check_copy_2d(State& state, void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
+                          std::size_t width, std::size_t height, aclrtMemcpyKind kind) {
+    if (kind > ACL_MEMCPY_DEFAULT)
+        fail(ACL_ERROR_INVALID_PARAM, "kind " + std::to_string(static_cast<int>(kind)) + " is not supported");
+    if (width > dpitch) fail(ACL_ERROR_INVALID_PARAM, "width (" + std::to_string(width) + ") is larger than dpitch (" + std::to_string(dpitch) + ")");
+    if (width > spitch) fail(ACL_ERROR_INVALID_PARAM, "width (" + std::to_string(width) + ") is larger than spitch (" + std::to_string(spitch) + ")");
+    if (width == 0 || height == 0) return {false, false};
+    require(dst, "dst");
+    require(src, "src");
+    const Side dst_side = classify(state, dst);
+    const Side src_side = classify(state, src);
+    check_kind(kind, dst_side, src_side);
+    check_extent(dst_side, dst, (height - 1) * dpitch + width, "dst");
+    check_extent(src_side, src, (height - 1) * spitch + width, "src");
+    return {true, !dst_side.allocation || !src_side.allocation};
+}
+
+void check_policy(aclrtMemMallocPolicy policy) {
+    constexpr unsigned flags = ACL_MEM_TYPE_LOW_BAND_WIDTH | ACL_MEM_TYPE_HIGH_BAND_WIDTH |
+                               ACL_MEM_ACCESS_USER_SPACE_READONLY;
+    const unsigned value = static_cast<unsigned>(policy);
+    if ((value & ~flags) > ACL_MEM_MALLOC_HUGE1G_ONLY_P2P)
+        fail(ACL_ERROR_INVALID_PARAM, "policy " + std::to_string(value) + " is not an aclrtMemMallocPolicy");
+}
+
+void* allocate(State& state, std::size_t size, MemoryKind kind, engine::Device* device) {
+    if (size == 0) fail(ACL_ERROR_INVALID_PARAM, "size is 0");
+    if (size > (std::size_t{1} << 48)) fail(ACL_ERROR_INVALID_PARAM, "size " + std::to_string(size) + " is too large");
+    void* pointer = state.runtime.memory().allocate(size, kind, device);
+    if (!pointer) {
+        fail(ACL_ERROR_RT_MEMORY_ALLOCATION,
+             "cannot allocate " + bytes(size) +
+                 (device ? " on device " + std::to_string(device->id()) + " (" + bytes(device->memory_used()) +
+                               " of " + bytes(device->config().device_memory_bytes) + " in use)"
+                         : std::string(" of host memory")));
+    }
+    return pointer;
+}
+
+engine::Operation copy_operation(void* dst, const void* src, std::size_t count) {
+    return engine::Operation{engine::OpKind::memcpy, count, nullptr,
+                             [dst, src, count](engine::OpRun&) { engine::copy_bytes(dst, src, count); }};
+}
+
+}  // namespace
+
+}  // namespace canopy::api
+
+using namespace canopy;
+using namespace canopy::api;
+
+extern "C" {
+
+aclError aclrtMalloc(void** devPtr, size_t size, aclrtMemMallocPolicy policy) {
+    return call("aclrtMalloc", [&] {
+        require(devPtr, "devPtr");
+        State& s = state();
+        check_policy(policy);
+        engine::Device& device = current_context(s).device();
+        *devPtr = allocate(s, size, MemoryKind::device, &device);
+    });
+}
+
+aclError aclrtMallocHost(void** hostPtr, size_t size) {
+    return call("aclrtMallocHost", [&] {
+        require(hostPtr, "hostPtr");
+        *hostPtr = allocate(state(), size, MemoryKind::host_pinned, nullptr);
+    });
+}
+
+aclError aclrtFree(void* devPtr) {
+    return call("aclrtFree", [&] {
+        require(devPtr, "devPtr");
+        if (!state().runtime.memory().release(devPtr, MemoryKind::device))
+            fail(ACL_ERROR_RT_MEMORY_FREE, "devPtr " + describe(devPtr) + " is not a live allocation from aclrtMalloc");
+    });
+}
+
+aclError aclrtFreeHost(void* hostPtr) {
+    return call("aclrtFreeHost", [&] {
+        require(hostPtr, "hostPtr");
+        if (!state().runtime.memory().release(hostPtr, MemoryKind::host_pinned))
+            fail(ACL_ERROR_RT_MEMORY_FREE, "hostPtr " + describe(hostPtr) + " is not a live allocation from aclrtMallocHost");
+    });
+}
+
+aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind) {
+    return call("aclrtMemcpy", [&] {
+        State& s = state();
+        engine::Device& device = current_context(s).device();
+        if (!check_copy(s, dst, destMax, src, count, kind).needed) return;
+        // Synchronous, on the calling thread helped by the device's workers; it does not wait for
+        // any stream (CANN programs synchronize first).
+        device.arena().execute([&] { engine::copy_bytes(dst, src, count); });
+    });
+}
+
+aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t count, aclrtMemcpyKind kind,
+                          aclrtStream stream) {
+    return call("aclrtMemcpyAsync", [&] {
+        State& s = state();
+        engine::Stream& target = target_stream(s, stream, "stream");
+        const CheckedCopy copy = check_copy(s, dst, destMax, src, count, kind);
+        if (!copy.needed) return;
+        if (copy.pageable) {
+            // As CANN: pageable host memory is copied synchronously once the stream has drained,
+            // so the caller may reuse its buffer as soon as the call returns.
+            check(target.synchronize());
+            target.device().arena().execute([&] { engine::copy_bytes(dst, src, count); });
+            return;
+        }
+        target.enqueue(copy_operation(dst, src, count));
+    });
+}
+
+aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count) {
+    return call("aclrtMemset", [&] {
+        State& s = state();
+        engine::Device& device = current_context(s).device();
+        check_memset(s, devPtr, maxCount, count);
+        if (count == 0) return;
+        device.arena().execute([&] { engine::fill_bytes(devPtr, value, count); });
+    });
+}
+
+aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t count, aclrtStream stream) {
+    return call("aclrtMemsetAsync", [&] {
+        State& s = state();
+        engine::Stream& target = target_stream(s, stream, "stream");
+        check_memset(s, devPtr, maxCount, count);
+        if (count == 0) return;
+        target.enqueue(engine::Operation{engine::OpKind::memset, count, nullptr, [devPtr, value, count](engine::OpRun&) {
+                                             engine::fill_bytes(devPtr, value, count);
+                                         }});
+    });
+}
+
+aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                       aclrtMemcpyKind kind) {
+    return call("aclrtMemcpy2d", [&] {
+        State& s = state();
+        engine::Device& device = current_context(s).device();
+        if (!check_copy_2d(s, dst, dpitch, src, spitch, width, height, kind).needed) return;
+        device.arena().execute([&] { engine::copy_2d(dst, dpitch, src, spitch, width, height); });
+    });
+}
+
+aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width, size_t height,
+                            aclrtMemcpyKind kind, aclrtStream stream) {
+    return call("aclrtMemcpy2dAsync", [&] {
+        State& s = state();
+        engine::Stream& target = target_stream(s, stream, "stream");
+        const CheckedCopy copy = check_copy_2d(s, dst, dpitch, src, spitch, width, height, kind);
+        if (!copy.needed) return;
+        if (copy.pageable) {
+            check(target.synchronize());
+            target.device().arena().execute([&] { engine::copy_2d(dst, dpitch, src, spitch, width, height); });
+            return;
+        }
+        target.enqueue(engine::Operation{engine::OpKind::memcpy, width * height, nullptr,
+                                         [=](engine::OpRun&) { engine::copy_2d(dst, dpitch, src, spitch, width, height); }});
+    });
+}
+
+aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
+    return call("aclrtGetMemInfo", [&] {
+        require(free, "free");
+        require(total, "total");
+        State& s = state();
+        if (static_cast<int>(attr) < ACL_DDR_MEM || static_cast<int>(attr) > ACL_MEM_P2P_HUGE1G)
+            fail(ACL_ERROR_INVALID_PARAM, "attr " + std::to_string(static_cast<int>(attr)) + " is not an aclrtMemAttr");
+        engine::Device& device = current_context(s).device();
+        *total = device.config().device_memory_bytes;
+        *free = *total - device.memory_used();
+    });
+}
+
+}  // extern "C"

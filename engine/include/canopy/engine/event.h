@@ -1,0 +1,57 @@
+#pragma once
+// An event marks a point in a stream. record() enqueues a node that completes the event when
+// everything enqueued on the stream before it has finished; wait() makes the next operations of
+// another stream depend on that node: a cross-stream edge of the graph.
+#include <atomic>
+#include <cstdint>
+#include <memory>
+#include <mutex>
+
+#include "canopy/engine/failure.h"
+
+namespace canopy::engine {
+
+class Device;
+class OpNode;
+class Stream;
+
+class Event : public std::enable_shared_from_this<Event> {
+public:
+    explicit Event(Device& device, std::uint32_t flags = 0) : device_(device), flags_(flags) {}
+    Event(const Event&) = delete;
+    Event& operator=(const Event&) = delete;
+
+    Device& device() const { return device_; }
+    std::uint32_t flags() const { return flags_; }
+
+    // Pending records and resets keep the event alive (it must be owned by a shared_ptr).
+    void record(Stream& stream);
+    // Later work on `stream` waits for the most recent record made before this call; a no-op when
+    // the event was never recorded or its record has finished.
+    void wait(Stream& stream);
+    // Enqueues a node that returns the event to the never-recorded state.
+    void reset(Stream& stream);
+
+    bool recorded() const;
+    bool complete() const;  // recorded and its record has run
+    // Blocks until the most recent record has run; timeout_ms as Stream::synchronize, expiry gives
+    // ACL_ERROR_RT_EVENT_SYNC_TIMEOUT.
+    Failure synchronize(std::int32_t timeout_ms);
+    // Steady-clock time at which the most recent record ran, if complete.
+    bool timestamp_ns(std::int64_t& out) const;
+
+private:
+    void finish_record(std::uint64_t sequence);
+
+    Device& device_;
+    const std::uint32_t flags_;
+    mutable std::mutex mutex_;
+    std::uint64_t sequence_ = 0;        // records ever made; never goes back, so stale records stay stale
+    std::uint64_t recorded_ = 0;        // sequence of the most recent record (0: never recorded or reset)
+    OpNode* record_node_ = nullptr;     // its node, valid while node generation matches
+    std::uint32_t record_generation_ = 0;
+    std::atomic<std::uint64_t> finished_{0};  // sequence of the most recent record that has run
+    std::int64_t timestamp_ns_ = 0;
+};
+
+}  // namespace canopy::engine

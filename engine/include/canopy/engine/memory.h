@@ -1,0 +1,52 @@
+#pragma once
+// Device and page-locked host allocations. Every allocation is registered so that frees, copies and
+// memsets are checked against its bounds, and so that copy kinds can be checked or inferred.
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <shared_mutex>
+
+namespace canopy::engine {
+
+class Device;
+
+enum class MemoryKind { device, host_pinned };
+
+struct Allocation {
+    std::uintptr_t base;
+    std::size_t size;      // as requested
+    std::size_t reserved;  // as allocated: rounded up, plus padding
+    MemoryKind kind;
+    Device* device;        // nullptr for host memory
+};
+
+class MemoryRegistry {
+public:
+    static constexpr std::size_t alignment = 64;
+    static constexpr std::size_t padding = 32;
+
+    ~MemoryRegistry();
+
+    // nullptr when the device's memory is exhausted or the system allocation fails.
+    void* allocate(std::size_t size, MemoryKind kind, Device* device);
+    // false when ptr is not the base of a live allocation of that kind.
+    bool release(void* ptr, MemoryKind kind);
+    // Releases every allocation of a device (aclrtResetDevice of its last reference).
+    void release_device(const Device& device);
+
+    // The allocation that contains ptr, if any.
+    std::optional<Allocation> find(const void* ptr) const;
+
+private:
+    mutable std::shared_mutex mutex_;
+    std::map<std::uintptr_t, Allocation> allocations_;
+};
+
+// Copies and fills that split large ranges across the current arena's threads.
+void copy_bytes(void* dst, const void* src, std::size_t count);
+void fill_bytes(void* dst, int value, std::size_t count);
+void copy_2d(void* dst, std::size_t dst_pitch, const void* src, std::size_t src_pitch, std::size_t width,
+             std::size_t height);
+
+}  // namespace canopy::engine

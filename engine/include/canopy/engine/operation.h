@@ -1,0 +1,59 @@
+#pragma once
+// What a stream runs: an Operation is a kind (for observers and capture), a size, and its work.
+#include <cstdint>
+#include <string>
+
+#include "canopy/engine/detail/inplace_function.h"
+#include "canopy/engine/observer.h"
+
+namespace canopy::engine {
+
+class OpNode;
+class Stream;
+
+// Lets work finish after its body has returned (a blocking callback completes when the subscribed
+// thread has run it). Exactly one of complete() or fail() takes effect; destroying an unfinished
+// DeferredCompletion completes the operation, so a stream can never be left waiting forever.
+class DeferredCompletion {
+public:
+    DeferredCompletion() = default;
+    explicit DeferredCompletion(OpNode* node) : node_(node) {}
+    DeferredCompletion(DeferredCompletion&& other) noexcept : node_(other.node_) { other.node_ = nullptr; }
+    DeferredCompletion& operator=(DeferredCompletion&& other) noexcept;
+    DeferredCompletion(const DeferredCompletion&) = delete;
+    DeferredCompletion& operator=(const DeferredCompletion&) = delete;
+    ~DeferredCompletion() { complete(); }
+
+    void complete();
+    void fail(int code, const std::string& message);
+
+private:
+    OpNode* node_ = nullptr;
+};
+
+// Handed to the work while it runs.
+class OpRun {
+public:
+    explicit OpRun(OpNode& node) : node_(node) {}
+    Stream& stream() const;
+    // The operation stays incomplete after the work returns, until the handle completes it.
+    DeferredCompletion defer();
+    bool deferred() const { return deferred_; }
+
+private:
+    OpNode& node_;
+    bool deferred_ = false;
+};
+
+// The work reports failure by throwing OperationError (failure.h); any other exception fails the
+// stream with ACL_ERROR_RT_INTERNAL_ERROR and its what() text.
+using Work = detail::InplaceFunction<void(OpRun&), 64>;
+
+struct Operation {
+    OpKind kind;
+    std::uint64_t bytes = 0;
+    const char* name = nullptr;
+    Work work;
+};
+
+}  // namespace canopy::engine

@@ -1,0 +1,98 @@
+#include "canopy/engine/event.h"
+
+#include "acl/acl_base.h"
+#include "canopy/engine/device.h"
+#include "canopy/engine/observer.h"
+#include "canopy/engine/stream.h"
+#include "op_node.h"
+
+namespace canopy::engine {
+
+void Event::record(Stream& stream) {
+    std::unique_lock lock(mutex_);
+    const std::uint64_t sequence = ++sequence_;
+    OpNode* node = stream.prepare(Operation{OpKind::event_record, 0, nullptr,
+                                            [self = shared_from_this(), sequence](OpRun&) {
+                                                self->finish_record(sequence);
+                                            }});
+    recorded_ = sequence;
+    record_node_ = node;
+    record_generation_ = node->generation();
+    lock.unlock();
+    // A wait registered between the unlock and the submit depends on a node not yet submitted:
+    // that is fine, it is released when the node finishes.
+    stream.submit(node);
+}
+
+void Event::finish_record(std::uint64_t sequence) {
+    std::lock_guard lock(mutex_);
+    if (sequence > finished_.load(std::memory_order_relaxed)) {
+        timestamp_ns_ = now_ns();
+        finished_.store(sequence, std::memory_order_seq_cst);
+    }
+    // The recording stream may belong to another device than the one whose waiters sleep here.
+    device_.notifier().notify();
+}
+
+void Event::wait(Stream& stream) {
+    OpNode* node = stream.prepare(Operation{OpKind::event_wait, 0, nullptr, [](OpRun&) {}});
+    {
+        std::lock_guard lock(mutex_);
+        if (recorded_ != 0 && finished_.load(std::memory_order_relaxed) < recorded_) {
+            node->add_dependency();
+            if (!record_node_->add_successor(node, record_generation_)) node->release_dependency();
+        }
+    }
+    stream.submit(node);
+}
+
+void Event::reset(Stream& stream) {
+    std::uint64_t sequence;
+    {
+        std::lock_guard lock(mutex_);
+        sequence = sequence_;
+    }
+    stream.enqueue(Operation{OpKind::event_reset, 0, nullptr, [self = shared_from_this(), sequence](OpRun&) {
+                                 std::lock_guard lock(self->mutex_);
+                                 // A record made after the reset was enqueued stands.
+                                 if (self->recorded_ <= sequence) {
+                                     self->recorded_ = 0;
+                                     self->record_node_ = nullptr;
+                                 }
+                             }});
+}
+
+bool Event::recorded() const {
+    std::lock_guard lock(mutex_);
+    return recorded_ != 0;
+}
+
+bool Event::complete() const {
+    std::lock_guard lock(mutex_);
+    return recorded_ != 0 && finished_.load(std::memory_order_acquire) >= recorded_;
+}
+
+Failure Event::synchronize(std::int32_t timeout_ms) {
+    std::uint64_t target;
+    {
+        std::lock_guard lock(mutex_);
+        target = recorded_;
+    }
+    if (target == 0) return {};
+    const std::int64_t deadline = timeout_ms < 0 ? -1 : now_ns() + std::int64_t{timeout_ms} * 1'000'000;
+    if (!device_.notifier().wait_until([&] { return finished_.load(std::memory_order_seq_cst) >= target; },
+                                       deadline)) {
+        return Failure{ACL_ERROR_RT_EVENT_SYNC_TIMEOUT,
+                       "event not complete after " + std::to_string(timeout_ms) + " ms"};
+    }
+    return {};
+}
+
+bool Event::timestamp_ns(std::int64_t& out) const {
+    std::lock_guard lock(mutex_);
+    if (recorded_ == 0 || finished_.load(std::memory_order_relaxed) < recorded_) return false;
+    out = timestamp_ns_;
+    return true;
+}
+
+}  // namespace canopy::engine

@@ -1,0 +1,161 @@
+#include "op_node.h"
+
+#include <exception>
+#include <mutex>
+
+#include "acl/acl_base.h"
+#include "canopy/engine/device.h"
+#include "canopy/engine/failure.h"
+#include "canopy/engine/stream.h"
+
+namespace canopy::engine {
+
+namespace flow = oneapi::tbb::flow;
+
+namespace {
+// TBB runs nodes of higher node_priority first; stream priority 0 is the greatest.
+flow::node_priority_t node_priority(int level) { return static_cast<flow::node_priority_t>(8 - level); }
+}  // namespace
+
+OpNode::OpNode(OpPool& pool, flow::graph& graph, int level)
+    : pool_(pool),
+      level_(level),
+      node_(graph, [this](const flow::continue_msg&) { run(); }, node_priority(level)) {}
+
+void OpNode::prepare(Stream& stream, Operation&& operation) {
+    stream_ = &stream;
+    operation_ = std::move(operation);
+    holds_device_ = false;
+    pending_.store(1, std::memory_order_relaxed);
+    references_.store(2, std::memory_order_relaxed);
+}
+
+bool OpNode::add_successor(OpNode* successor, std::uint32_t generation) {
+    oneapi::tbb::spin_mutex::scoped_lock lock(mutex_);
+    if (finished_ || generation_.load(std::memory_order_relaxed) != generation) return false;
+    successors_.push_back(successor);
+    return true;
+}
+
+void OpNode::release_dependency() {
+    if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) node_.try_put(flow::continue_msg());
+}
+
+void OpNode::unref() {
+    if (references_.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+    {
+        oneapi::tbb::spin_mutex::scoped_lock lock(mutex_);
+        finished_ = false;
+        successors_.clear();
+        generation_.fetch_add(1, std::memory_order_release);
+    }
+    pool_.release(this, level_);
+}
+
+void OpNode::run() {
+    // Pairs with the release of the last dependency: the work sees everything its predecessors
+    // and its submitter wrote (also what tells ThreadSanitizer so, since libtbb is not instrumented).
+    pending_.load(std::memory_order_acquire);
+    Stream& stream = *stream_;
+    // A deferred completion may finish and recycle this node as soon as the work has handed it
+    // off, so nothing of the node is read after the work returns except through these copies.
+    const OpKind kind = operation_.kind;
+    const std::uint64_t bytes = operation_.bytes;
+    const char* const name = operation_.name;
+    Observer* observer = current_observer();
+    const std::int64_t begin = observer ? now_ns() : 0;
+    OpRun run(*this);
+    if (!stream.skips_work(kind)) {
+        try {
+            operation_.work(run);
+        } catch (const OperationError& error) {
+            stream.record_failure(error.code(), error.what());
+        } catch (const std::exception& error) {
+            stream.record_failure(ACL_ERROR_RT_INTERNAL_ERROR, std::string(to_string(kind)) + " threw: " + error.what());
+        } catch (...) {
+            stream.record_failure(ACL_ERROR_RT_INTERNAL_ERROR,
+                                  std::string(to_string(kind)) + " threw a non-standard exception");
+        }
+    }
+    if (observer) observer->on_operation(OpRecord{kind, &stream, bytes, name, begin, now_ns()});
+    if (!run.deferred()) finish();
+}
+
+void OpNode::hold_device() {
+    holds_device_ = true;
+    pool_.graph().reserve_wait();
+}
+
+void OpNode::fail(int code, const std::string& message) {
+    stream_->record_failure(code, message);
+    finish();
+}
+
+void OpNode::finish() {
+    operation_.work.reset();
+    {
+        oneapi::tbb::spin_mutex::scoped_lock lock(mutex_);
+        finished_ = true;
+    }
+    // successors_ no longer changes once finished_ is set.
+    for (OpNode* successor : successors_) successor->release_dependency();
+    Device& device = stream_->device();
+    const bool held = holds_device_;
+    stream_->on_finished();  // the stream may be destroyed from here on
+    unref();
+    device.notifier().notify();
+    if (held) pool_.graph().release_wait();
+}
+
+OpPool::~OpPool() = default;
+
+OpNode* OpPool::acquire(int level) {
+    FreeList& list = free_[level];
+    {
+        oneapi::tbb::spin_mutex::scoped_lock lock(list.mutex);
+        if (!list.nodes.empty()) {
+            OpNode* node = list.nodes.back();
+            list.nodes.pop_back();
+            return node;
+        }
+    }
+    auto node = std::make_unique<OpNode>(*this, graph_, level);
+    OpNode* raw = node.get();
+    oneapi::tbb::spin_mutex::scoped_lock lock(all_mutex_);
+    all_.push_back(std::move(node));
+    return raw;
+}
+
+void OpPool::release(OpNode* node, int level) {
+    FreeList& list = free_[level];
+    oneapi::tbb::spin_mutex::scoped_lock lock(list.mutex);
+    list.nodes.push_back(node);
+}
+
+// ---- OpRun / DeferredCompletion
+
+Stream& OpRun::stream() const { return node_.stream(); }
+
+DeferredCompletion OpRun::defer() {
+    deferred_ = true;
+    node_.hold_device();
+    return DeferredCompletion(&node_);
+}
+
+DeferredCompletion& DeferredCompletion::operator=(DeferredCompletion&& other) noexcept {
+    if (this != &other) {
+        complete();
+        node_ = std::exchange(other.node_, nullptr);
+    }
+    return *this;
+}
+
+void DeferredCompletion::complete() {
+    if (OpNode* node = std::exchange(node_, nullptr)) node->finish();
+}
+
+void DeferredCompletion::fail(int code, const std::string& message) {
+    if (OpNode* node = std::exchange(node_, nullptr)) node->fail(code, message);
+}
+
+}  // namespace canopy::engine

@@ -1,0 +1,62 @@
+#include "canopy/engine/runtime.h"
+
+#include <algorithm>
+
+#include "canopy/engine/device.h"
+
+namespace canopy::engine {
+
+Runtime::Runtime(const RuntimeConfig& config) : config_(config), devices_(config.device_count) {
+    const auto wanted = static_cast<std::size_t>(config_.effective_workers() + 1);
+    const std::size_t current =
+        oneapi::tbb::global_control::active_value(oneapi::tbb::global_control::max_allowed_parallelism);
+    if (wanted > current) {
+        parallelism_ = std::make_unique<oneapi::tbb::global_control>(
+            oneapi::tbb::global_control::max_allowed_parallelism, wanted);
+    }
+}
+
+Runtime::~Runtime() {
+    std::lock_guard lock(devices_mutex_);
+    for (Slot& slot : devices_) {
+        if (slot.device) memory_.release_device(*slot.device);
+        slot.device.reset();
+    }
+}
+
+Device& Runtime::acquire_device(int id) {
+    std::lock_guard lock(devices_mutex_);
+    Slot& slot = devices_.at(static_cast<std::size_t>(id));
+    if (!slot.device) slot.device = std::make_unique<Device>(id, config_);
+    ++slot.references;
+    return *slot.device;
+}
+
+int Runtime::release_device(int id, bool all) {
+    std::lock_guard lock(devices_mutex_);
+    Slot& slot = devices_.at(static_cast<std::size_t>(id));
+    if (!slot.device) return -1;
+    slot.references = all ? 0 : std::max(0, slot.references - 1);
+    return slot.references;
+}
+
+void Runtime::destroy_device(int id) {
+    std::unique_ptr<Device> device;
+    {
+        std::lock_guard lock(devices_mutex_);
+        Slot& slot = devices_.at(static_cast<std::size_t>(id));
+        if (slot.references > 0) return;
+        device = std::move(slot.device);
+    }
+    if (!device) return;
+    memory_.release_device(*device);
+    device.reset();
+}
+
+Device* Runtime::device(int id) {
+    std::lock_guard lock(devices_mutex_);
+    if (id < 0 || id >= static_cast<int>(devices_.size())) return nullptr;
+    return devices_[static_cast<std::size_t>(id)].device.get();
+}
+
+}  // namespace canopy::engine
