@@ -14,6 +14,10 @@ struct BlockContext {
     std::byte* ub = nullptr;        // this block's Unified Buffer: 32-byte aligned, reused across blocks
     std::size_t ub_bytes = 0;       // configured UB size plus the launch's dynUBufSize
     const char* kernel = nullptr;   // kernel name, for error messages
+    // A misuse found where throwing is not possible (a destructor, such as TPipe's finding buffers
+    // still held at kernel end). The launcher checks it when the block returns.
+    int deferred_code = 0;
+    std::string deferred_message;
 };
 
 // The running block; only valid inside a kernel launched by the launcher.
@@ -30,6 +34,8 @@ struct KernelFault {
 
 // Throws KernelFault{code, "<api>: <detail>"}; the launcher prefixes kernel name and block.
 [[noreturn]] void raise(int code, const char* api, const std::string& detail);
+// Records the first deferred fault of the block without throwing.
+void defer_fault(int code, const char* api, const std::string& detail);
 
 }  // namespace canopy::kernel
 
