@@ -1,7 +1,7 @@
 #include "canopy/kernel/block.h"
 
-thread_local std::int64_t block_idx = 0;
-thread_local std::int64_t block_num = 0;
+CANOPY_KERNEL_API thread_local std::int64_t block_idx = 0;
+CANOPY_KERNEL_API thread_local std::int64_t block_num = 0;
 
 namespace canopy::kernel {
 

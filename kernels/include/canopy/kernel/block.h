@@ -6,6 +6,9 @@
 #include <cstdint>
 #include <string>
 
+// libascendcl hides its symbols by default; what kernel code compiled outside it calls is exported.
+#define CANOPY_KERNEL_API __attribute__((visibility("default")))
+
 namespace canopy::kernel {
 
 struct BlockContext {
@@ -21,7 +24,7 @@ struct BlockContext {
 };
 
 // The running block; only valid inside a kernel launched by the launcher.
-BlockContext& current_block();
+CANOPY_KERNEL_API BlockContext& current_block();
 
 // Thrown by the kernel API when a kernel misuses it (the checks of CANN's CPU debug mode). The
 // launcher catches it, stops the launch and fails the stream with `code` (ACL_ERROR_RT_AICORE_EXCEPTION,
@@ -33,12 +36,12 @@ struct KernelFault {
 };
 
 // Throws KernelFault{code, "<api>: <detail>"}; the launcher prefixes kernel name and block.
-[[noreturn]] void raise(int code, const char* api, const std::string& detail);
+[[noreturn]] CANOPY_KERNEL_API void raise(int code, const char* api, const std::string& detail);
 // Records the first deferred fault of the block without throwing.
-void defer_fault(int code, const char* api, const std::string& detail);
+CANOPY_KERNEL_API void defer_fault(int code, const char* api, const std::string& detail);
 
 }  // namespace canopy::kernel
 
 // Ascend C's block globals: thread-local here, since blocks run concurrently on worker threads.
-extern thread_local std::int64_t block_idx;
-extern thread_local std::int64_t block_num;
+extern CANOPY_KERNEL_API thread_local std::int64_t block_idx;
+extern CANOPY_KERNEL_API thread_local std::int64_t block_num;
