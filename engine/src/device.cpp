@@ -50,17 +50,33 @@ Device::~Device() {
 void Device::attach(Stream* stream) {
     std::lock_guard lock(streams_mutex_);
     streams_.insert(stream);
+    ++streams_per_priority_[stream->priority()];
+    update_mixed_priorities();
 }
 
 void Device::detach(Stream* stream) {
     std::lock_guard lock(streams_mutex_);
     streams_.erase(stream);
+    --streams_per_priority_[stream->priority()];
+    update_mixed_priorities();
+}
+
+void Device::update_mixed_priorities() {
+    int levels = 0;
+    for (int count : streams_per_priority_) levels += count > 0;
+    mixed_priorities_.store(levels > 1, std::memory_order_relaxed);
 }
 
 Failure Device::synchronize(std::int32_t timeout_ms) {
+    std::lock_guard lock(streams_mutex_);
     if (timeout_ms >= 0) {
         const std::int64_t deadline = now_ns() + std::int64_t{timeout_ms} * 1'000'000;
-        if (!notifier_.wait_until([this] { return unfinished_.load(std::memory_order_seq_cst) == 0; }, deadline)) {
+        auto all_idle = [this] {
+            for (Stream* stream : streams_)
+                if (!stream->idle()) return false;
+            return true;
+        };
+        if (!notifier_.wait_until(all_idle, deadline)) {
             return Failure{ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
                            "device " + std::to_string(id_) + " still has unfinished work after " +
                                std::to_string(timeout_ms) + " ms"};
@@ -68,7 +84,6 @@ Failure Device::synchronize(std::int32_t timeout_ms) {
     }
     // Every stream is synchronized (helping run the work) and its failure collected.
     Failure first;
-    std::lock_guard lock(streams_mutex_);
     for (Stream* stream : streams_) {
         Failure failure = stream->synchronize();
         if (failure && !first) first = std::move(failure);

@@ -40,7 +40,7 @@ void Event::wait(Stream& stream) {
         std::lock_guard lock(mutex_);
         if (recorded_ != 0 && finished_.load(std::memory_order_relaxed) < recorded_) {
             node->add_dependency();
-            if (!record_node_->add_successor(node, record_generation_)) node->release_dependency();
+            if (!record_node_->add_successor(node, record_generation_)) node->drop_dependencies(1);
         }
     }
     stream.submit(node);

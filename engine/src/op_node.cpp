@@ -14,20 +14,31 @@ namespace flow = oneapi::tbb::flow;
 
 namespace {
 // TBB runs nodes of higher node_priority first; stream priority 0 is the greatest.
-flow::node_priority_t node_priority(int level) { return static_cast<flow::node_priority_t>(8 - level); }
+flow::node_priority_t node_priority(int level, bool prioritized) {
+    return prioritized ? static_cast<flow::node_priority_t>(8 - level) : flow::no_priority;
+}
+
+bool runs_inline(OpKind kind) {
+    return kind == OpKind::event_record || kind == OpKind::event_wait || kind == OpKind::event_reset;
+}
+
+// Nodes that run inline and make further inline nodes ready are queued here rather than run
+// recursively, so that a long ping-pong of event nodes does not grow the stack.
+thread_local std::vector<OpNode*>* inline_backlog = nullptr;
 }  // namespace
 
-OpNode::OpNode(OpPool& pool, flow::graph& graph, int level)
+OpNode::OpNode(OpPool& pool, flow::graph& graph, int level, bool prioritized)
     : pool_(pool),
       level_(level),
-      node_(graph, [this](const flow::continue_msg&) { run(); }, node_priority(level)) {}
+      prioritized_(prioritized),
+      node_(graph, [this](const flow::continue_msg&) { run(); }, node_priority(level, prioritized)) {}
 
 void OpNode::prepare(Stream& stream, Operation&& operation) {
     stream_ = &stream;
+    runs_inline_ = runs_inline(operation.kind);
     operation_ = std::move(operation);
     holds_device_ = false;
     pending_.store(1, std::memory_order_relaxed);
-    references_.store(2, std::memory_order_relaxed);
 }
 
 bool OpNode::add_successor(OpNode* successor, std::uint32_t generation) {
@@ -38,18 +49,53 @@ bool OpNode::add_successor(OpNode* successor, std::uint32_t generation) {
 }
 
 void OpNode::release_dependency() {
-    if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) node_.try_put(flow::continue_msg());
+    if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) start();
 }
 
-void OpNode::unref() {
-    if (references_.fetch_sub(1, std::memory_order_acq_rel) != 1) return;
+void OpNode::start() {
+    if (!runs_inline_) {
+        node_.try_put(flow::continue_msg());
+        return;
+    }
+    if (inline_backlog) {
+        inline_backlog->push_back(this);
+        return;
+    }
+    std::vector<OpNode*> backlog;
+    inline_backlog = &backlog;
+    run();
+    while (!backlog.empty()) {
+        OpNode* next = backlog.back();
+        backlog.pop_back();
+        next->run();
+    }
+    inline_backlog = nullptr;
+}
+
+bool OpNode::chain(OpNode* next) {
+    {
+        oneapi::tbb::spin_mutex::scoped_lock lock(mutex_);
+        if (!finished_) {
+            successors_.push_back(next);
+            chained_ = true;
+            return true;
+        }
+    }
+    recycle();
+    return false;
+}
+
+void OpNode::release_tail() { recycle(); }
+
+void OpNode::recycle() {
     {
         oneapi::tbb::spin_mutex::scoped_lock lock(mutex_);
         finished_ = false;
+        chained_ = false;
         successors_.clear();
         generation_.fetch_add(1, std::memory_order_release);
     }
-    pool_.release(this, level_);
+    pool_.release(this, level_, prioritized_);
 }
 
 void OpNode::run() {
@@ -93,24 +139,26 @@ void OpNode::fail(int code, const std::string& message) {
 
 void OpNode::finish() {
     operation_.work.reset();
+    bool chained;
     {
         oneapi::tbb::spin_mutex::scoped_lock lock(mutex_);
         finished_ = true;
+        chained = chained_;
     }
     // successors_ no longer changes once finished_ is set.
     for (OpNode* successor : successors_) successor->release_dependency();
     Device& device = stream_->device();
     const bool held = holds_device_;
     stream_->on_finished();  // the stream may be destroyed from here on
-    unref();
+    if (chained) recycle();  // else the stream's next submit (or its destruction) does
     device.notifier().notify();
     if (held) pool_.graph().release_wait();
 }
 
 OpPool::~OpPool() = default;
 
-OpNode* OpPool::acquire(int level) {
-    FreeList& list = free_[level];
+OpNode* OpPool::acquire(int level, bool prioritized) {
+    FreeList& list = free_[prioritized][level];
     {
         oneapi::tbb::spin_mutex::scoped_lock lock(list.mutex);
         if (!list.nodes.empty()) {
@@ -119,15 +167,15 @@ OpNode* OpPool::acquire(int level) {
             return node;
         }
     }
-    auto node = std::make_unique<OpNode>(*this, graph_, level);
+    auto node = std::make_unique<OpNode>(*this, graph_, level, prioritized);
     OpNode* raw = node.get();
     oneapi::tbb::spin_mutex::scoped_lock lock(all_mutex_);
     all_.push_back(std::move(node));
     return raw;
 }
 
-void OpPool::release(OpNode* node, int level) {
-    FreeList& list = free_[level];
+void OpPool::release(OpNode* node, int level, bool prioritized) {
+    FreeList& list = free_[prioritized][level];
     oneapi::tbb::spin_mutex::scoped_lock lock(list.mutex);
     list.nodes.push_back(node);
 }

@@ -25,13 +25,14 @@ class Stream;
 
 class OpNode {
 public:
-    // level is the stream priority, 0 (greatest) to 7 (least).
-    OpNode(OpPool& pool, oneapi::tbb::flow::graph& graph, int level);
+    // level is the stream priority, 0 (greatest) to 7 (least); a prioritized node carries it to TBB,
+    // which then runs it through the graph's priority queue (costlier, so only used when the
+    // device has streams of different priorities).
+    OpNode(OpPool& pool, oneapi::tbb::flow::graph& graph, int level, bool prioritized);
     OpNode(const OpNode&) = delete;
     OpNode& operator=(const OpNode&) = delete;
 
-    // Arms a pooled node: one pending dependency (the submitter's guard), two references (its
-    // execution and its stream's tail).
+    // Arms a pooled node with one pending dependency: the submitter's guard.
     void prepare(Stream& stream, Operation&& operation);
 
     std::uint32_t generation() const { return generation_.load(std::memory_order_acquire); }
@@ -40,10 +41,18 @@ public:
     bool add_successor(OpNode* successor, std::uint32_t generation);
 
     void add_dependency() { pending_.fetch_add(1, std::memory_order_relaxed); }
-    // The release that brings the count to zero makes the node ready.
+    // Drops dependencies that turned out not to be needed; the guard keeps the count above zero.
+    void drop_dependencies(std::int32_t count) { pending_.fetch_sub(count, std::memory_order_relaxed); }
+    // The release that brings the count to zero makes the node ready: event nodes, whose work is
+    // a few stores, run at once on the releasing thread; all others become TBB tasks.
     void release_dependency();
 
-    void unref();
+    // Makes `next` the node's successor in its stream. A node is recycled once it has finished and
+    // is no longer its stream's tail: whichever of this call and the node's finish comes second
+    // recycles it. Returns false (and recycles the node) if it had already finished.
+    bool chain(OpNode* next);
+    // Recycles the finished tail of a stream that is being destroyed.
+    void release_tail();
 
     // Called once the work (or a deferred completion) is done.
     void finish();
@@ -55,18 +64,23 @@ public:
 
 private:
     void run();
+    void start();
+    void recycle();
 
     OpPool& pool_;
     const int level_;
+    const bool prioritized_;
+    bool runs_inline_ = false;
     oneapi::tbb::flow::continue_node<oneapi::tbb::flow::continue_msg> node_;
     Stream* stream_ = nullptr;
     Operation operation_{OpKind::host_func, 0, nullptr, {}};
-    std::atomic<std::int32_t> pending_{0};
-    std::atomic<std::int32_t> references_{0};
     bool holds_device_ = false;
 
-    oneapi::tbb::spin_mutex mutex_;  // guards finished_, successors_ and generation changes
+    // What the submitting thread and the finishing worker both touch shares one cache line.
+    alignas(64) std::atomic<std::int32_t> pending_{0};
+    oneapi::tbb::spin_mutex mutex_;  // guards finished_, chained_, successors_ and generation changes
     bool finished_ = false;
+    bool chained_ = false;
     std::atomic<std::uint32_t> generation_{0};
     std::vector<OpNode*> successors_;
 };
@@ -77,8 +91,8 @@ public:
     // Nodes are destroyed with the pool, after the graph has gone idle.
     ~OpPool();
 
-    OpNode* acquire(int level);
-    void release(OpNode* node, int level);
+    OpNode* acquire(int level, bool prioritized);
+    void release(OpNode* node, int level, bool prioritized);
     oneapi::tbb::flow::graph& graph() { return graph_; }
 
 private:
@@ -89,7 +103,7 @@ private:
     };
 
     oneapi::tbb::flow::graph& graph_;
-    FreeList free_[levels];
+    FreeList free_[2][levels];  // [prioritized][level]
     oneapi::tbb::spin_mutex all_mutex_;
     std::vector<std::unique_ptr<OpNode>> all_;
 };

@@ -31,29 +31,28 @@ Stream::Stream(Context& context, int priority, std::uint32_t flags)
 
 Stream::~Stream() {
     synchronize();
-    if (OpNode* tail = tail_.exchange(nullptr)) tail->unref();
+    // A worker that has counted its operation finished may still be reading wake_at_.
+    while (finishing_.load(std::memory_order_acquire) != 0) std::this_thread::yield();
+    if (OpNode* tail = tail_.exchange(nullptr)) tail->release_tail();
     device().detach(this);
 }
 
 Device& Stream::device() const { return context_.device(); }
 
 OpNode* Stream::prepare(Operation&& operation) {
-    OpNode* node = device().pool().acquire(priority_);
+    OpNode* node = device().pool().acquire(priority_, device().mixed_priorities());
     node->prepare(*this, std::move(operation));
     return node;
 }
 
 void Stream::submit(OpNode* node) {
-    waiter_->reserve_wait();
-    device().count_submitted();
     submitted_.fetch_add(1, std::memory_order_release);
     // Stream order is the order in which submitters swap the tail.
     OpNode* previous = tail_.exchange(node, std::memory_order_acq_rel);
     if (previous) {
-        // The tail's reference keeps `previous` from being recycled, so its generation is current.
+        // Counted before it is registered, since `previous` may finish and release it at once.
         node->add_dependency();
-        if (!previous->add_successor(node, previous->generation())) node->release_dependency();
-        previous->unref();
+        if (!previous->chain(node)) node->drop_dependencies(1);
     }
     node->release_dependency();  // the submitter's guard
 }
@@ -61,11 +60,11 @@ void Stream::submit(OpNode* node) {
 void Stream::enqueue(Operation operation) { submit(prepare(std::move(operation))); }
 
 void Stream::on_finished() {
-    Device& device = this->device();
-    waiter_->release_wait();
-    // Last touch of the stream: a synchronize that sees this count may destroy it.
-    finished_.fetch_add(1, std::memory_order_seq_cst);
-    device.count_finished();
+    finishing_.fetch_add(1, std::memory_order_relaxed);
+    const std::uint64_t done = finished_.fetch_add(1, std::memory_order_seq_cst) + 1;
+    std::uint64_t wake = wake_at_.load(std::memory_order_seq_cst);
+    if (wake <= done && wake_at_.compare_exchange_strong(wake, never)) waiter_->release_wait();
+    finishing_.fetch_sub(1, std::memory_order_release);
 }
 
 bool Stream::idle() const {
@@ -98,15 +97,26 @@ Failure Stream::synchronize() {
     if (finished_.load(std::memory_order_acquire) < target) {
         std::unique_lock helping(waiter_mutex_, std::try_to_lock);
         if (helping) {
-            waiter_->wait_for_all();
-            // wait_for_all returns once the last release_wait is done; the finished count that
-            // follows it may still be on its way.
-            while (finished_.load(std::memory_order_acquire) < target) std::this_thread::yield();
+            wait_helping(target);
         } else {
             wait_blocking(-1, target);
         }
     }
     return take_failure();
+}
+
+void Stream::wait_helping(std::uint64_t target) {
+    waiter_->reserve_wait();
+    wake_at_.store(target, std::memory_order_seq_cst);
+    // The operation reaching the target may have finished before it could see wake_at_: then
+    // whoever takes wake_at_ back first releases the reservation.
+    if (finished_.load(std::memory_order_seq_cst) >= target) {
+        std::uint64_t wake = target;
+        if (wake_at_.compare_exchange_strong(wake, never)) waiter_->release_wait();
+    }
+    waiter_->wait_for_all();
+    // Pairs with the finishing worker's increment, for what its operation wrote.
+    finished_.load(std::memory_order_acquire);
 }
 
 Failure Stream::synchronize(std::int32_t timeout_ms) {

@@ -60,6 +60,10 @@ public:
     // Synchronizes every stream of the device; timeout_ms as Stream::synchronize.
     Failure synchronize(std::int32_t timeout_ms);
 
+    // True while the device has streams of more than one priority: only then do operation nodes
+    // go through TBB's priority queue.
+    bool mixed_priorities() const { return mixed_priorities_.load(std::memory_order_relaxed); }
+
     // Device memory accounting against config().device_memory_bytes.
     bool reserve_memory(std::size_t bytes);
     void release_memory(std::size_t bytes);
@@ -69,8 +73,7 @@ private:
     friend class Stream;
     void attach(Stream* stream);
     void detach(Stream* stream);
-    void count_submitted() { unfinished_.fetch_add(1, std::memory_order_relaxed); }
-    void count_finished() { unfinished_.fetch_sub(1, std::memory_order_seq_cst); }
+    void update_mixed_priorities();
 
     const int id_;
     const RuntimeConfig config_;
@@ -80,10 +83,11 @@ private:
     std::unique_ptr<OpPool> pool_;
     Notifier notifier_;
     std::atomic<std::size_t> memory_used_{0};
-    std::atomic<std::int64_t> unfinished_{0};
+    std::atomic<bool> mixed_priorities_{false};
 
     std::mutex streams_mutex_;
     std::unordered_set<Stream*> streams_;
+    int streams_per_priority_[8] = {};
     std::unique_ptr<Context> primary_;
 };
 
