@@ -31,7 +31,16 @@ OpNode::OpNode(OpPool& pool, flow::graph& graph, int level, bool prioritized)
     : pool_(pool),
       level_(level),
       prioritized_(prioritized),
-      node_(graph, [this](const flow::continue_msg&) { run(); }, node_priority(level, prioritized)) {}
+      node_(graph, [this](const flow::continue_msg&) { run_task(); }, node_priority(level, prioritized)) {}
+
+void OpNode::run_task() {
+    // Like a flow-graph bypass: a successor that this node makes ready runs next in the same task,
+    // so a stream's chain runs back to back without a spawn per node. The budget keeps one
+    // stream from holding a worker for ever.
+    OpNode* next = run(true);
+    for (int budget = 256; next && budget > 0; --budget) next = next->run(true);
+    if (next) next->node_.try_put(flow::continue_msg());
+}
 
 void OpNode::prepare(Stream& stream, Operation&& operation) {
     stream_ = &stream;
@@ -48,8 +57,10 @@ bool OpNode::add_successor(OpNode* successor, std::uint32_t generation) {
     return true;
 }
 
+bool OpNode::release() { return pending_.fetch_sub(1, std::memory_order_acq_rel) == 1; }
+
 void OpNode::release_dependency() {
-    if (pending_.fetch_sub(1, std::memory_order_acq_rel) == 1) start();
+    if (release()) start();
 }
 
 void OpNode::start() {
@@ -63,11 +74,11 @@ void OpNode::start() {
     }
     std::vector<OpNode*> backlog;
     inline_backlog = &backlog;
-    run();
+    run(false);
     while (!backlog.empty()) {
         OpNode* next = backlog.back();
         backlog.pop_back();
-        next->run();
+        next->run(false);
     }
     inline_backlog = nullptr;
 }
@@ -98,7 +109,7 @@ void OpNode::recycle() {
     pool_.release(this, level_, prioritized_);
 }
 
-void OpNode::run() {
+OpNode* OpNode::run(bool may_continue) {
     // Pairs with the release of the last dependency: the work sees everything its predecessors
     // and its submitter wrote (also what tells ThreadSanitizer so, since libtbb is not instrumented).
     pending_.load(std::memory_order_acquire);
@@ -124,7 +135,7 @@ void OpNode::run() {
         }
     }
     if (observer) observer->on_operation(OpRecord{kind, &stream, bytes, name, begin, now_ns()});
-    if (!run.deferred()) finish();
+    return run.deferred() ? nullptr : finish(may_continue);
 }
 
 void OpNode::hold_device() {
@@ -134,10 +145,10 @@ void OpNode::hold_device() {
 
 void OpNode::fail(int code, const std::string& message) {
     stream_->record_failure(code, message);
-    finish();
+    finish(false);
 }
 
-void OpNode::finish() {
+OpNode* OpNode::finish(bool may_continue) {
     operation_.work.reset();
     bool chained;
     {
@@ -146,13 +157,22 @@ void OpNode::finish() {
         chained = chained_;
     }
     // successors_ no longer changes once finished_ is set.
-    for (OpNode* successor : successors_) successor->release_dependency();
+    OpNode* continuation = nullptr;
+    for (OpNode* successor : successors_) {
+        if (!successor->release()) continue;
+        if (may_continue && !continuation && !successor->runs_inline_ && !successor->prioritized_) {
+            continuation = successor;
+        } else {
+            successor->start();
+        }
+    }
     Device& device = stream_->device();
     const bool held = holds_device_;
     stream_->on_finished();  // the stream may be destroyed from here on
     if (chained) recycle();  // else the stream's next submit (or its destruction) does
     device.notifier().notify();
     if (held) pool_.graph().release_wait();
+    return continuation;
 }
 
 OpPool::~OpPool() = default;
@@ -199,7 +219,7 @@ DeferredCompletion& DeferredCompletion::operator=(DeferredCompletion&& other) no
 }
 
 void DeferredCompletion::complete() {
-    if (OpNode* node = std::exchange(node_, nullptr)) node->finish();
+    if (OpNode* node = std::exchange(node_, nullptr)) node->finish(false);
 }
 
 void DeferredCompletion::fail(int code, const std::string& message) {

@@ -54,8 +54,9 @@ public:
     // Recycles the finished tail of a stream that is being destroyed.
     void release_tail();
 
-    // Called once the work (or a deferred completion) is done.
-    void finish();
+    // Called once the work (or a deferred completion) is done. Returns a successor made ready that
+    // the caller should run next itself (only if may_continue), else nullptr.
+    OpNode* finish(bool may_continue);
     void fail(int code, const std::string& message);
     // A deferred completion keeps the device alive until it finishes the node.
     void hold_device();
@@ -63,7 +64,9 @@ public:
     Stream& stream() const { return *stream_; }
 
 private:
-    void run();
+    bool release();  // true when it released the last dependency
+    void run_task();
+    OpNode* run(bool may_continue);
     void start();
     void recycle();
 
