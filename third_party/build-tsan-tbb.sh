@@ -16,7 +16,7 @@ echo "deb-src http://deb.debian.org/debian bookworm main" > "$dest/sources.list"
 apt_options=(-o "Dir::Etc::SourceList=$dest/sources.list" -o Dir::Etc::SourceParts=/dev/null
              -o "Dir::State::Lists=$dest/lists")
 apt-get "${apt_options[@]}" update -qq
-(cd "$dest/src" && apt-get "${apt_options[@]}" source --download-only -qq "onetbb=$version" 2>/dev/null)
+(cd "$dest/src" && apt-get "${apt_options[@]}" source --download-only -qq "onetbb=$version" > "$dest/source.log" 2>&1)
 tar -xf "$dest"/src/onetbb_*.orig.tar.* -C "$dest/src"
 source_dir=$(find "$dest/src" -maxdepth 1 -type d -name 'oneTBB-*' | head -n 1)
 cmake -S "$source_dir" -B "$dest/build" -DCMAKE_BUILD_TYPE=RelWithDebInfo -DTBB_SANITIZE=thread \
