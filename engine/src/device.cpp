@@ -2,6 +2,7 @@
 
 #include "acl/acl_base.h"
 
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
@@ -45,6 +46,35 @@ Device::~Device() {
     graph_->wait_for_all();
     pool_.reset();
     graph_.reset();
+}
+
+void Device::add_helping_waiter(HelpingWaiter& waiter) {
+    std::lock_guard lock(helping_mutex_);
+    helping_.push_back(&waiter);
+    helping_waiters_.fetch_add(1, std::memory_order_seq_cst);
+}
+
+void Device::release_helping_waiter(HelpingWaiter& waiter) {
+    std::lock_guard lock(helping_mutex_);
+    if (waiter.released) return;
+    waiter.released = true;
+    waiter.graph->release_wait();
+}
+
+void Device::remove_helping_waiter(HelpingWaiter& waiter) {
+    std::lock_guard lock(helping_mutex_);
+    helping_.erase(std::find(helping_.begin(), helping_.end(), &waiter));
+    helping_waiters_.fetch_sub(1, std::memory_order_relaxed);
+}
+
+void Device::wake_matching(const Stream* stream, std::uint64_t finished) {
+    std::lock_guard lock(helping_mutex_);
+    for (HelpingWaiter* waiter : helping_) {
+        if (waiter->stream == stream && !waiter->released && waiter->target <= finished) {
+            waiter->released = true;
+            waiter->graph->release_wait();
+        }
+    }
 }
 
 void Device::attach(Stream* stream) {

@@ -9,7 +9,7 @@
 namespace canopy::engine {
 
 void Event::record(Stream& stream) {
-    std::unique_lock lock(mutex_);
+    std::unique_lock<Mutex> lock(mutex_);
     const std::uint64_t sequence = ++sequence_;
     OpNode* node = stream.prepare(Operation{OpKind::event_record, 0, nullptr,
                                             [self = shared_from_this(), sequence](OpRun&) {
@@ -25,7 +25,7 @@ void Event::record(Stream& stream) {
 }
 
 void Event::finish_record(std::uint64_t sequence) {
-    std::lock_guard lock(mutex_);
+    Mutex::scoped_lock lock(mutex_);
     if (sequence > finished_.load(std::memory_order_relaxed)) {
         timestamp_ns_ = now_ns();
         finished_.store(sequence, std::memory_order_seq_cst);
@@ -37,10 +37,10 @@ void Event::finish_record(std::uint64_t sequence) {
 void Event::wait(Stream& stream) {
     OpNode* node = stream.prepare(Operation{OpKind::event_wait, 0, nullptr, [](OpRun&) {}});
     {
-        std::lock_guard lock(mutex_);
+        Mutex::scoped_lock lock(mutex_);
         if (recorded_ != 0 && finished_.load(std::memory_order_relaxed) < recorded_) {
             node->add_dependency();
-            if (!record_node_->add_successor(node, record_generation_)) node->drop_dependencies(1);
+            if (!record_node_->add_successor(node, record_generation_)) node->drop_dependency();
         }
     }
     stream.submit(node);
@@ -49,11 +49,11 @@ void Event::wait(Stream& stream) {
 void Event::reset(Stream& stream) {
     std::uint64_t sequence;
     {
-        std::lock_guard lock(mutex_);
+        Mutex::scoped_lock lock(mutex_);
         sequence = sequence_;
     }
     stream.enqueue(Operation{OpKind::event_reset, 0, nullptr, [self = shared_from_this(), sequence](OpRun&) {
-                                 std::lock_guard lock(self->mutex_);
+                                 Mutex::scoped_lock lock(self->mutex_);
                                  // A record made after the reset was enqueued stands.
                                  if (self->recorded_ <= sequence) {
                                      self->recorded_ = 0;
@@ -63,19 +63,19 @@ void Event::reset(Stream& stream) {
 }
 
 bool Event::recorded() const {
-    std::lock_guard lock(mutex_);
+    Mutex::scoped_lock lock(mutex_);
     return recorded_ != 0;
 }
 
 bool Event::complete() const {
-    std::lock_guard lock(mutex_);
+    Mutex::scoped_lock lock(mutex_);
     return recorded_ != 0 && finished_.load(std::memory_order_acquire) >= recorded_;
 }
 
 Failure Event::synchronize(std::int32_t timeout_ms) {
     std::uint64_t target;
     {
-        std::lock_guard lock(mutex_);
+        Mutex::scoped_lock lock(mutex_);
         target = recorded_;
     }
     if (target == 0) return {};
@@ -89,7 +89,7 @@ Failure Event::synchronize(std::int32_t timeout_ms) {
 }
 
 bool Event::timestamp_ns(std::int64_t& out) const {
-    std::lock_guard lock(mutex_);
+    Mutex::scoped_lock lock(mutex_);
     if (recorded_ == 0 || finished_.load(std::memory_order_relaxed) < recorded_) return false;
     out = timestamp_ns_;
     return true;

@@ -47,17 +47,21 @@ void OpNode::prepare(Stream& stream, Operation&& operation) {
     runs_inline_ = runs_inline(operation.kind);
     operation_ = std::move(operation);
     holds_device_ = false;
-    pending_.store(1, std::memory_order_relaxed);
+    pending_.store(2, std::memory_order_relaxed);
+}
+
+void OpNode::release_submission(bool linked) {
+    if (release(linked ? 1 : 2)) start();
 }
 
 bool OpNode::add_successor(OpNode* successor, std::uint32_t generation) {
     oneapi::tbb::spin_mutex::scoped_lock lock(mutex_);
-    if (finished_ || generation_.load(std::memory_order_relaxed) != generation) return false;
+    if (finished_ || generation_ != generation) return false;
     successors_.push_back(successor);
     return true;
 }
 
-bool OpNode::release() { return pending_.fetch_sub(1, std::memory_order_acq_rel) == 1; }
+bool OpNode::release(std::int32_t count) { return pending_.fetch_sub(count, std::memory_order_acq_rel) == count; }
 
 void OpNode::release_dependency() {
     if (release()) start();
@@ -104,7 +108,7 @@ void OpNode::recycle() {
         finished_ = false;
         chained_ = false;
         successors_.clear();
-        generation_.fetch_add(1, std::memory_order_release);
+        ++generation_;
     }
     pool_.release(this, level_, prioritized_);
 }
@@ -175,9 +179,29 @@ OpNode* OpNode::finish(bool may_continue) {
     return continuation;
 }
 
+namespace {
+std::atomic<std::uint64_t> pool_ids{0};
+
+// The node this thread recycled last, taken back by its next acquire from the same pool without
+// the free list's lock: a thread that submits event nodes and runs them inline recycles and
+// acquires one node after the other. The pool keeps ownership; the id, never reused, tells
+// whether the pool is still the one the node came from.
+struct Spare {
+    std::uint64_t pool = 0;
+    int level = 0;
+    bool prioritized = false;
+    OpNode* node = nullptr;
+};
+thread_local Spare spare;
+}  // namespace
+
+OpPool::OpPool(flow::graph& graph) : graph_(graph), id_(++pool_ids) {}
+
 OpPool::~OpPool() = default;
 
 OpNode* OpPool::acquire(int level, bool prioritized) {
+    if (spare.node && spare.pool == id_ && spare.level == level && spare.prioritized == prioritized)
+        return std::exchange(spare.node, nullptr);
     FreeList& list = free_[prioritized][level];
     {
         oneapi::tbb::spin_mutex::scoped_lock lock(list.mutex);
@@ -195,6 +219,11 @@ OpNode* OpPool::acquire(int level, bool prioritized) {
 }
 
 void OpPool::release(OpNode* node, int level, bool prioritized) {
+    if (!spare.node || spare.pool != id_) {
+        // A spare of another (possibly destroyed) pool is simply forgotten: its pool owns it.
+        spare = Spare{id_, level, prioritized, node};
+        return;
+    }
     FreeList& list = free_[prioritized][level];
     oneapi::tbb::spin_mutex::scoped_lock lock(list.mutex);
     list.nodes.push_back(node);

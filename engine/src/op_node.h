@@ -32,17 +32,22 @@ public:
     OpNode(const OpNode&) = delete;
     OpNode& operator=(const OpNode&) = delete;
 
-    // Arms a pooled node with one pending dependency: the submitter's guard.
+    // Arms a pooled node with two pending dependencies: the submitter's guard and the node's
+    // predecessor in its stream (dropped by release_submission if there is none).
     void prepare(Stream& stream, Operation&& operation);
+    // The submitter is done: releases its guard and, unless the node was linked after a
+    // predecessor still running, the predecessor's dependency too.
+    void release_submission(bool linked);
 
-    std::uint32_t generation() const { return generation_.load(std::memory_order_acquire); }
+    // Read by the thread that prepared the node, before it is submitted.
+    std::uint32_t generation() const { return generation_; }
     // Registers `successor` to be released when this node finishes. False when this node has
     // already finished or has been recycled since `generation` was read.
     bool add_successor(OpNode* successor, std::uint32_t generation);
 
     void add_dependency() { pending_.fetch_add(1, std::memory_order_relaxed); }
-    // Drops dependencies that turned out not to be needed; the guard keeps the count above zero.
-    void drop_dependencies(std::int32_t count) { pending_.fetch_sub(count, std::memory_order_relaxed); }
+    // Drops a dependency that turned out not to be needed; the guard keeps the count above zero.
+    void drop_dependency() { pending_.fetch_sub(1, std::memory_order_relaxed); }
     // The release that brings the count to zero makes the node ready: event nodes, whose work is
     // a few stores, run at once on the releasing thread; all others become TBB tasks.
     void release_dependency();
@@ -64,7 +69,7 @@ public:
     Stream& stream() const { return *stream_; }
 
 private:
-    bool release();  // true when it released the last dependency
+    bool release(std::int32_t count = 1);  // true when it released the last dependency
     void run_task();
     OpNode* run(bool may_continue);
     void start();
@@ -84,13 +89,13 @@ private:
     oneapi::tbb::spin_mutex mutex_;  // guards finished_, chained_, successors_ and generation changes
     bool finished_ = false;
     bool chained_ = false;
-    std::atomic<std::uint32_t> generation_{0};
+    std::uint32_t generation_ = 0;
     std::vector<OpNode*> successors_;
 };
 
 class OpPool {
 public:
-    explicit OpPool(oneapi::tbb::flow::graph& graph) : graph_(graph) {}
+    explicit OpPool(oneapi::tbb::flow::graph& graph);
     // Nodes are destroyed with the pool, after the graph has gone idle.
     ~OpPool();
 
@@ -106,6 +111,7 @@ private:
     };
 
     oneapi::tbb::flow::graph& graph_;
+    const std::uint64_t id_;    // tells a thread's spare node (op_node.cpp) which pool it is from
     FreeList free_[2][levels];  // [prioritized][level]
     oneapi::tbb::spin_mutex all_mutex_;
     std::vector<std::unique_ptr<OpNode>> all_;

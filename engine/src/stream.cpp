@@ -31,8 +31,6 @@ Stream::Stream(Context& context, int priority, std::uint32_t flags)
 
 Stream::~Stream() {
     synchronize();
-    // A worker that has counted its operation finished may still be reading wake_at_.
-    while (finishing_.load(std::memory_order_acquire) != 0) std::this_thread::yield();
     if (OpNode* tail = tail_.exchange(nullptr)) tail->release_tail();
     device().detach(this);
 }
@@ -47,24 +45,20 @@ OpNode* Stream::prepare(Operation&& operation) {
 
 void Stream::submit(OpNode* node) {
     submitted_.fetch_add(1, std::memory_order_release);
-    // Stream order is the order in which submitters swap the tail.
+    // Stream order is the order in which submitters swap the tail. The node was prepared with a
+    // dependency on its predecessor already counted (it may finish and release it at once).
     OpNode* previous = tail_.exchange(node, std::memory_order_acq_rel);
-    if (previous) {
-        // Counted before it is registered, since `previous` may finish and release it at once.
-        node->add_dependency();
-        if (!previous->chain(node)) node->drop_dependencies(1);
-    }
-    node->release_dependency();  // the submitter's guard
+    const bool linked = previous && previous->chain(node);
+    node->release_submission(linked);
 }
 
 void Stream::enqueue(Operation operation) { submit(prepare(std::move(operation))); }
 
 void Stream::on_finished() {
-    finishing_.fetch_add(1, std::memory_order_relaxed);
+    Device& device = this->device();
     const std::uint64_t done = finished_.fetch_add(1, std::memory_order_seq_cst) + 1;
-    std::uint64_t wake = wake_at_.load(std::memory_order_seq_cst);
-    if (wake <= done && wake_at_.compare_exchange_strong(wake, never)) waiter_->release_wait();
-    finishing_.fetch_sub(1, std::memory_order_release);
+    // The stream may be destroyed from here on: it is only named, not touched.
+    device.wake_helping_waiters(this, done);
 }
 
 bool Stream::idle() const {
@@ -106,15 +100,13 @@ Failure Stream::synchronize() {
 }
 
 void Stream::wait_helping(std::uint64_t target) {
+    Device::HelpingWaiter waiter{this, target, waiter_.get()};
     waiter_->reserve_wait();
-    wake_at_.store(target, std::memory_order_seq_cst);
-    // The operation reaching the target may have finished before it could see wake_at_: then
-    // whoever takes wake_at_ back first releases the reservation.
-    if (finished_.load(std::memory_order_seq_cst) >= target) {
-        std::uint64_t wake = target;
-        if (wake_at_.compare_exchange_strong(wake, never)) waiter_->release_wait();
-    }
+    device().add_helping_waiter(waiter);
+    // The operation reaching the target may have finished before it could see the waiter.
+    if (finished_.load(std::memory_order_seq_cst) >= target) device().release_helping_waiter(waiter);
     waiter_->wait_for_all();
+    device().remove_helping_waiter(waiter);
     // Pairs with the finishing worker's increment, for what its operation wrote.
     finished_.load(std::memory_order_acquire);
 }

@@ -9,6 +9,7 @@
 #include <memory>
 #include <mutex>
 #include <unordered_set>
+#include <vector>
 
 #include <oneapi/tbb/flow_graph.h>
 #include <oneapi/tbb/task_arena.h>
@@ -57,6 +58,23 @@ public:
     // The default context created by aclrtSetDevice; it lives as long as the device.
     Context& primary_context() { return *primary_; }
 
+    // A thread synchronizing a stream by helping: it waits in `graph`'s wait_for_all on one
+    // reservation, which the operation that brings the stream's finished count to `target`
+    // releases.
+    struct HelpingWaiter {
+        const Stream* stream;
+        std::uint64_t target;
+        oneapi::tbb::flow::graph* graph;
+        bool released = false;
+    };
+    void add_helping_waiter(HelpingWaiter& waiter);
+    void release_helping_waiter(HelpingWaiter& waiter);
+    void remove_helping_waiter(HelpingWaiter& waiter);
+    // Called by every finished operation: a load while nobody helps.
+    void wake_helping_waiters(const Stream* stream, std::uint64_t finished) {
+        if (helping_waiters_.load(std::memory_order_seq_cst) != 0) wake_matching(stream, finished);
+    }
+
     // Synchronizes every stream of the device; timeout_ms as Stream::synchronize.
     Failure synchronize(std::int32_t timeout_ms);
 
@@ -74,6 +92,7 @@ private:
     void attach(Stream* stream);
     void detach(Stream* stream);
     void update_mixed_priorities();
+    void wake_matching(const Stream* stream, std::uint64_t finished);
 
     const int id_;
     const RuntimeConfig config_;
@@ -84,6 +103,9 @@ private:
     Notifier notifier_;
     std::atomic<std::size_t> memory_used_{0};
     std::atomic<bool> mixed_priorities_{false};
+    std::atomic<int> helping_waiters_{0};
+    std::mutex helping_mutex_;
+    std::vector<HelpingWaiter*> helping_;
 
     std::mutex streams_mutex_;
     std::unordered_set<Stream*> streams_;

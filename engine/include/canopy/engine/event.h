@@ -7,6 +7,8 @@
 #include <memory>
 #include <mutex>
 
+#include <oneapi/tbb/spin_mutex.h>
+
 #include "canopy/engine/failure.h"
 
 namespace canopy::engine {
@@ -45,7 +47,9 @@ private:
 
     Device& device_;
     const std::uint32_t flags_;
-    mutable std::mutex mutex_;
+    // Held for a few stores at a time, on every record and wait: a spin lock.
+    using Mutex = oneapi::tbb::spin_mutex;
+    mutable Mutex mutex_;
     std::uint64_t sequence_ = 0;        // records ever made; never goes back, so stale records stay stale
     std::uint64_t recorded_ = 0;        // sequence of the most recent record (0: never recorded or reset)
     OpNode* record_node_ = nullptr;     // its node, valid while node generation matches

@@ -69,20 +69,17 @@ private:
     std::atomic<bool> discarding_{false};
 
     // A synchronizing thread waits in this graph's wait_for_all, which runs ready work of the
-    // device meanwhile. It holds one reservation on the graph and asks (wake_at_) for the
-    // operation that brings finished_ to its target to release it, so operations pay no
-    // reservation of their own.
+    // device meanwhile. It holds one reservation on the graph, which the operation that brings
+    // finished_ to its target releases (through the device's list of helping waiters), so
+    // operations pay no reservation of their own.
     oneapi::tbb::task_group_context wait_context_;
     std::unique_ptr<oneapi::tbb::flow::graph> waiter_;
     std::mutex waiter_mutex_;
 
-    static constexpr std::uint64_t never = ~std::uint64_t{0};
     // The submitting threads' and the workers' counters live on separate cache lines.
     alignas(64) std::atomic<OpNode*> tail_{nullptr};
     std::atomic<std::uint64_t> submitted_{0};
     alignas(64) std::atomic<std::uint64_t> finished_{0};
-    std::atomic<std::uint32_t> finishing_{0};  // workers inside on_finished: destruction waits for them
-    alignas(64) std::atomic<std::uint64_t> wake_at_{never};
 
     std::atomic<bool> failed_{false};
     std::mutex failure_mutex_;
