@@ -2,6 +2,8 @@
 // Shared by the C entry points: the runtime state between aclInit and aclFinalize, the handle
 // tables, the calling thread's current context, argument checks and the thread-local error text.
 #include <cstdint>
+#include <cstring>
+#include <type_traits>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -51,16 +53,34 @@ void require(T* pointer, const char* argument) {
 
 std::string describe(const void* pointer);
 
+// A C caller may pass any integer where an enum is expected; loading a value outside the enum's
+// range through the C++ enum type is undefined (UBSan aborts on it), so checks read the bits.
+template <class Enum>
+std::underlying_type_t<Enum> raw_value(const Enum& value) {
+    std::underlying_type_t<Enum> bits;
+    std::memcpy(&bits, &value, sizeof bits);
+    return bits;
+}
+
+// Kernel handles (kernel.cpp): a function (aclrtFuncHandle), a loaded kernel library
+// (aclrtBinHandle) and an argument list being built (aclrtArgsHandle).
+struct KernelFunction;
+struct KernelBinary;
+struct KernelArgs;
+
 struct State {
-    explicit State(const engine::RuntimeConfig& config) : runtime(config) {}
+    explicit State(const engine::RuntimeConfig& config)
+        : runtime(config), primary_contexts(static_cast<std::size_t>(config.device_count)) {}
 
     engine::Runtime runtime;
+    std::mutex devices_mutex;
+    std::vector<void*> primary_contexts;  // per device id: the handle of its default context
     HandleTable<engine::Context, HandleTag::context> contexts;
     HandleTable<engine::Stream, HandleTag::stream> streams;
     HandleTable<engine::Event, HandleTag::event> events;
-
-    std::mutex devices_mutex;
-    std::vector<void*> primary_contexts;  // per device id: the handle of its default context
+    HandleTable<KernelFunction, HandleTag::function> functions;
+    HandleTable<KernelBinary, HandleTag::binary> binaries;
+    HandleTable<KernelArgs, HandleTag::args> kernel_args;
 };
 
 // The state, or ACL_ERROR_UNINITIALIZE when aclInit has not been called.

@@ -37,10 +37,11 @@ aclError aclrtLaunchCallback(aclrtCallback fn, void* userData, aclrtCallbackBloc
     return call("aclrtLaunchCallback", [&] {
         require(fn, "fn");
         State& s = state();
-        if (blockType != ACL_CALLBACK_NO_BLOCK && blockType != ACL_CALLBACK_BLOCK)
-            fail(ACL_ERROR_INVALID_PARAM, "blockType " + std::to_string(static_cast<int>(blockType)) + " is neither ACL_CALLBACK_NO_BLOCK nor ACL_CALLBACK_BLOCK");
+        const auto block = raw_value(blockType);
+        if (block != ACL_CALLBACK_NO_BLOCK && block != ACL_CALLBACK_BLOCK)
+            fail(ACL_ERROR_INVALID_PARAM, "blockType " + std::to_string(block) + " is neither ACL_CALLBACK_NO_BLOCK nor ACL_CALLBACK_BLOCK");
         engine::Stream& target = target_stream(s, stream, "stream");
-        if (!s.runtime.reports().launch(target, fn, userData, blockType == ACL_CALLBACK_BLOCK))
+        if (!s.runtime.reports().launch(target, fn, userData, block == ACL_CALLBACK_BLOCK))
             fail(ACL_ERROR_RT_STREAM_NO_CB_REG, "no thread is subscribed to stream " + describe(stream) + " (aclrtSubscribeReport)");
     });
 }

@@ -47,8 +47,6 @@ aclError aclrtSetDevice(int32_t deviceId) {
         check_device_id(s, deviceId);
         std::lock_guard lock(s.devices_mutex);
         engine::Device& device = s.runtime.acquire_device(deviceId);
-        if (s.primary_contexts.size() < static_cast<std::size_t>(s.runtime.device_count()))
-            s.primary_contexts.resize(static_cast<std::size_t>(s.runtime.device_count()));
         void*& handle = s.primary_contexts[static_cast<std::size_t>(deviceId)];
         if (!handle) {
             // Owned by the device; the table only names it.

@@ -39,12 +39,12 @@ extern "C" {
 const char* aclGetRecentErrMsg(void) { return has_message ? last_message.c_str() : nullptr; }
 
 aclError aclrtGetLastError(aclrtLastErrLevel level) {
-    if (level != ACL_RT_THREAD_LEVEL) return ACL_ERROR_INVALID_PARAM;
+    if (raw_value(level) != ACL_RT_THREAD_LEVEL) return ACL_ERROR_INVALID_PARAM;
     return std::exchange(last_error, ACL_SUCCESS);
 }
 
 aclError aclrtPeekAtLastError(aclrtLastErrLevel level) {
-    if (level != ACL_RT_THREAD_LEVEL) return ACL_ERROR_INVALID_PARAM;
+    if (raw_value(level) != ACL_RT_THREAD_LEVEL) return ACL_ERROR_INVALID_PARAM;
     return last_error;
 }
 

@@ -25,10 +25,14 @@ public:
             index = free_.back();
             free_.pop_back();
         } else {
-            index = size_++;
+            index = size_;
             if (index / chunk_size >= chunk_count) throw std::bad_alloc();
             if (!chunks_[index / chunk_size].load(std::memory_order_relaxed))
                 chunks_[index / chunk_size].store(new Slot[chunk_size], std::memory_order_release);
+            // Fresh slots start at a process-wide count, so that a handle kept from before an
+            // aclFinalize does not name an object of the next aclInit.
+            slot_at(index).generation.store(next_first_generation(), std::memory_order_relaxed);
+            ++size_;
         }
         Slot& slot = slot_at(index);
         slot.object = std::move(object);
@@ -64,8 +68,7 @@ public:
         if (!find(handle)) return nullptr;
         const std::uint32_t index = index_of(handle);
         Slot& slot = slot_at(index);
-        slot.generation.store((slot.generation.load(std::memory_order_relaxed) + 1) & generation_mask,
-                              std::memory_order_release);
+        retire(slot);
         free_.push_back(index);
         return std::move(slot.object);
     }
@@ -77,8 +80,7 @@ public:
         for (std::uint32_t index = 0; index < size_; ++index) {
             Slot& slot = slot_at(index);
             if (slot.object && doomed(*slot.object)) {
-                slot.generation.store((slot.generation.load(std::memory_order_relaxed) + 1) & generation_mask,
-                                      std::memory_order_release);
+                retire(slot);
                 free_.push_back(index);
                 removed.push_back(std::move(slot.object));
             }
@@ -106,9 +108,23 @@ private:
     static constexpr std::uint64_t generation_mask = (std::uint64_t{1} << 28) - 1;
 
     struct Slot {
-        std::atomic<std::uint32_t> generation{1};
+        std::atomic<std::uint32_t> generation{0};
         std::shared_ptr<T> object;
     };
+
+    // A removed slot's handles go stale; generation 0 is never handed out.
+    static void retire(Slot& slot) {
+        std::uint32_t next = (slot.generation.load(std::memory_order_relaxed) + 1) & generation_mask;
+        slot.generation.store(next == 0 ? 1 : next, std::memory_order_release);
+    }
+
+    static std::uint32_t next_first_generation() {
+        static std::atomic<std::uint32_t> counter{0};
+        std::uint32_t generation;
+        do generation = counter.fetch_add(1, std::memory_order_relaxed) & generation_mask;
+        while (generation == 0);
+        return generation;
+    }
 
     static void* encode(std::uint32_t index, std::uint32_t generation) {
         const std::uint64_t bits = (static_cast<std::uint64_t>(Tag) << 60) |

@@ -35,7 +35,7 @@ void check_extent(const Side& side, const void* pointer, std::size_t extent, con
     }
 }
 
-const char* kind_name(aclrtMemcpyKind kind) {
+const char* kind_name(int kind) {
     switch (kind) {
         case ACL_MEMCPY_HOST_TO_HOST: return "ACL_MEMCPY_HOST_TO_HOST";
         case ACL_MEMCPY_HOST_TO_DEVICE: return "ACL_MEMCPY_HOST_TO_DEVICE";
@@ -49,7 +49,7 @@ const char* kind_name(aclrtMemcpyKind kind) {
 
 // Checks the kind against what the pointers are (stricter than the hardware, which would copy
 // garbage): a host pointer passed where device memory is expected is a bug.
-void check_kind(aclrtMemcpyKind kind, const Side& dst, const Side& src) {
+void check_kind(int kind, const Side& dst, const Side& src) {
     bool dst_device, src_device;
     switch (kind) {
         case ACL_MEMCPY_HOST_TO_HOST: dst_device = false, src_device = false; break;
@@ -58,7 +58,7 @@ void check_kind(aclrtMemcpyKind kind, const Side& dst, const Side& src) {
         case ACL_MEMCPY_DEVICE_TO_HOST: dst_device = false, src_device = true; break;
         case ACL_MEMCPY_DEVICE_TO_DEVICE: dst_device = true, src_device = true; break;
         case ACL_MEMCPY_DEFAULT: return;
-        default: fail(ACL_ERROR_INVALID_PARAM, "kind " + std::to_string(static_cast<int>(kind)) + " is not supported");
+        default: fail(ACL_ERROR_INVALID_PARAM, "kind " + std::to_string(kind) + " is not supported");
     }
     if (dst.device() != dst_device) {
         fail(ACL_ERROR_INVALID_PARAM, std::string("kind ") + kind_name(kind) + " but dst is " +
@@ -76,13 +76,14 @@ struct CheckedCopy {
 };
 
 CheckedCopy check_copy(State& state, void* dst, std::size_t destMax, const void* src, std::size_t count,
-                       aclrtMemcpyKind kind) {
+                       const aclrtMemcpyKind& kind_argument) {
+    const int kind = raw_value(kind_argument);
     if (count > destMax) {
         fail(ACL_ERROR_RT_PARAM_INVALID, "count (" + std::to_string(count) + ") is larger than destMax (" +
                                              std::to_string(destMax) + ")");
     }
-    if (kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE)
-        fail(ACL_ERROR_INVALID_PARAM, "kind " + std::to_string(static_cast<int>(kind)) + " is not supported");
+    if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_HOST_TO_BUF_TO_DEVICE)
+        fail(ACL_ERROR_INVALID_PARAM, "kind " + std::to_string(kind) + " is not supported");
     if (count == 0) return {false, false};
     require(dst, "dst");
     require(src, "src");
@@ -109,9 +110,10 @@ void check_memset(State& state, void* devPtr, std::size_t maxCount, std::size_t 
 }
 
 CheckedCopy check_copy_2d(State& state, void* dst, std::size_t dpitch, const void* src, std::size_t spitch,
-                          std::size_t width, std::size_t height, aclrtMemcpyKind kind) {
-    if (kind > ACL_MEMCPY_DEFAULT)
-        fail(ACL_ERROR_INVALID_PARAM, "kind " + std::to_string(static_cast<int>(kind)) + " is not supported");
+                          std::size_t width, std::size_t height, const aclrtMemcpyKind& kind_argument) {
+    const int kind = raw_value(kind_argument);
+    if (kind < ACL_MEMCPY_HOST_TO_HOST || kind > ACL_MEMCPY_DEFAULT)
+        fail(ACL_ERROR_INVALID_PARAM, "kind " + std::to_string(kind) + " is not supported");
     if (width > dpitch) fail(ACL_ERROR_INVALID_PARAM, "width (" + std::to_string(width) + ") is larger than dpitch (" + std::to_string(dpitch) + ")");
     if (width > spitch) fail(ACL_ERROR_INVALID_PARAM, "width (" + std::to_string(width) + ") is larger than spitch (" + std::to_string(spitch) + ")");
     if (width == 0 || height == 0) return {false, false};
@@ -125,10 +127,10 @@ CheckedCopy check_copy_2d(State& state, void* dst, std::size_t dpitch, const voi
     return {true, !dst_side.allocation || !src_side.allocation};
 }
 
-void check_policy(aclrtMemMallocPolicy policy) {
+void check_policy(const aclrtMemMallocPolicy& policy) {
     constexpr unsigned flags = ACL_MEM_TYPE_LOW_BAND_WIDTH | ACL_MEM_TYPE_HIGH_BAND_WIDTH |
                                ACL_MEM_ACCESS_USER_SPACE_READONLY;
-    const unsigned value = static_cast<unsigned>(policy);
+    const auto value = static_cast<unsigned>(raw_value(policy));
     if ((value & ~flags) > ACL_MEM_MALLOC_HUGE1G_ONLY_P2P)
         fail(ACL_ERROR_INVALID_PARAM, "policy " + std::to_string(value) + " is not an aclrtMemMallocPolicy");
 }
@@ -277,8 +279,9 @@ aclError aclrtGetMemInfo(aclrtMemAttr attr, size_t* free, size_t* total) {
         require(free, "free");
         require(total, "total");
         State& s = state();
-        if (static_cast<int>(attr) < ACL_DDR_MEM || static_cast<int>(attr) > ACL_MEM_P2P_HUGE1G)
-            fail(ACL_ERROR_INVALID_PARAM, "attr " + std::to_string(static_cast<int>(attr)) + " is not an aclrtMemAttr");
+        const auto attribute = raw_value(attr);
+        if (attribute < ACL_DDR_MEM || attribute > ACL_MEM_P2P_HUGE1G)
+            fail(ACL_ERROR_INVALID_PARAM, "attr " + std::to_string(attribute) + " is not an aclrtMemAttr");
         engine::Device& device = current_context(s).device();
         *total = device.config().device_memory_bytes;
         *free = *total - device.memory_used();

@@ -13,23 +13,6 @@
 
 namespace canopy::engine {
 
-void Notifier::notify() {
-    if (sleepers_.load(std::memory_order_seq_cst) == 0) return;
-    { std::lock_guard lock(mutex_); }
-    cv_.notify_all();
-}
-
-bool Notifier::wait_once(std::unique_lock<std::mutex>& lock, std::int64_t deadline_ns) {
-    if (deadline_ns < 0) {
-        cv_.wait(lock);
-        return true;
-    }
-    const std::int64_t left = deadline_ns - now_ns();
-    if (left <= 0) return false;
-    cv_.wait_for(lock, std::chrono::nanoseconds(left));
-    return true;
-}
-
 Device::Device(int id, const RuntimeConfig& config)
     : id_(id),
       config_(config),
@@ -48,33 +31,37 @@ Device::~Device() {
     graph_.reset();
 }
 
-void Device::add_helping_waiter(HelpingWaiter& waiter) {
-    std::lock_guard lock(helping_mutex_);
-    helping_.push_back(&waiter);
-    helping_waiters_.fetch_add(1, std::memory_order_seq_cst);
-}
-
-void Device::release_helping_waiter(HelpingWaiter& waiter) {
-    std::lock_guard lock(helping_mutex_);
-    if (waiter.released) return;
-    waiter.released = true;
-    waiter.graph->release_wait();
-}
-
-void Device::remove_helping_waiter(HelpingWaiter& waiter) {
-    std::lock_guard lock(helping_mutex_);
-    helping_.erase(std::find(helping_.begin(), helping_.end(), &waiter));
-    helping_waiters_.fetch_sub(1, std::memory_order_relaxed);
+void Device::sleep_until_finished(const Stream& stream, const std::atomic<std::uint64_t>& finished,
+                                  std::uint64_t target, std::int64_t deadline_ns) {
+    Sleeper sleeper{&stream, target};
+    std::unique_lock lock(sleep_mutex_);
+    sleeping_.push_back(&sleeper);
+    // Announced before the count is checked, and the finishing side counts before it looks for
+    // sleepers (both sequentially consistent), so one of the two always sees the other.
+    sleepers_.fetch_add(1, std::memory_order_seq_cst);
+    while (!sleeper.woken && finished.load(std::memory_order_seq_cst) < target) {
+        if (deadline_ns < 0) {
+            wake_.wait(lock);
+        } else if (wake_.wait_for(lock, std::chrono::nanoseconds(deadline_ns - now_ns())) == std::cv_status::timeout) {
+            break;
+        }
+    }
+    sleepers_.fetch_sub(1, std::memory_order_relaxed);
+    sleeping_.erase(std::find(sleeping_.begin(), sleeping_.end(), &sleeper));
 }
 
 void Device::wake_matching(const Stream* stream, std::uint64_t finished) {
-    std::lock_guard lock(helping_mutex_);
-    for (HelpingWaiter* waiter : helping_) {
-        if (waiter->stream == stream && !waiter->released && waiter->target <= finished) {
-            waiter->released = true;
-            waiter->graph->release_wait();
+    bool any = false;
+    {
+        std::lock_guard lock(sleep_mutex_);
+        for (Sleeper* sleeper : sleeping_) {
+            if (sleeper->stream == stream && sleeper->target <= finished && !sleeper->woken) {
+                sleeper->woken = true;
+                any = true;
+            }
         }
     }
+    if (any) wake_.notify_all();
 }
 
 void Device::attach(Stream* stream) {
@@ -98,24 +85,19 @@ void Device::update_mixed_priorities() {
 }
 
 Failure Device::synchronize(std::int32_t timeout_ms) {
+    const std::int64_t deadline = timeout_ms < 0 ? -1 : now_ns() + std::int64_t{timeout_ms} * 1'000'000;
+    Failure first;
     std::lock_guard lock(streams_mutex_);
-    if (timeout_ms >= 0) {
-        const std::int64_t deadline = now_ns() + std::int64_t{timeout_ms} * 1'000'000;
-        auto all_idle = [this] {
-            for (Stream* stream : streams_)
-                if (!stream->idle()) return false;
-            return true;
-        };
-        if (!notifier_.wait_until(all_idle, deadline)) {
-            return Failure{ACL_ERROR_RT_STREAM_SYNC_TIMEOUT,
-                           "device " + std::to_string(id_) + " still has unfinished work after " +
-                               std::to_string(timeout_ms) + " ms"};
+    for (Stream* stream : streams_) {
+        if (!stream->wait_finished(stream->submitted_.load(std::memory_order_acquire), deadline)) {
+            return Failure{ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "device " + std::to_string(id_) +
+                                                                 " still has unfinished work after " +
+                                                                 std::to_string(timeout_ms) + " ms"};
         }
     }
-    // Every stream is synchronized (helping run the work) and its failure collected.
-    Failure first;
+    // Failures are taken only once every stream is done, so a timeout consumes none.
     for (Stream* stream : streams_) {
-        Failure failure = stream->synchronize();
+        Failure failure = stream->take_failure();
         if (failure && !first) first = std::move(failure);
     }
     return first;

@@ -1,5 +1,8 @@
 #include "canopy/engine/event.h"
 
+#include <chrono>
+#include <thread>
+
 #include "acl/acl_base.h"
 #include "canopy/engine/device.h"
 #include "canopy/engine/observer.h"
@@ -30,8 +33,10 @@ void Event::finish_record(std::uint64_t sequence) {
         timestamp_ns_ = now_ns();
         finished_.store(sequence, std::memory_order_seq_cst);
     }
-    // The recording stream may belong to another device than the one whose waiters sleep here.
-    device_.notifier().notify();
+    if (sleepers_.load(std::memory_order_seq_cst) != 0) {
+        { std::lock_guard lock(sleep_mutex_); }
+        woken_.notify_all();
+    }
 }
 
 void Event::wait(Stream& stream) {
@@ -79,9 +84,18 @@ Failure Event::synchronize(std::int32_t timeout_ms) {
         target = recorded_;
     }
     if (target == 0) return {};
-    const std::int64_t deadline = timeout_ms < 0 ? -1 : now_ns() + std::int64_t{timeout_ms} * 1'000'000;
-    if (!device_.notifier().wait_until([&] { return finished_.load(std::memory_order_seq_cst) >= target; },
-                                       deadline)) {
+    auto reached = [&] { return finished_.load(std::memory_order_seq_cst) >= target; };
+    for (int spin = 0; spin < 4096 && !reached(); ++spin) std::this_thread::yield();
+    std::unique_lock lock(sleep_mutex_);
+    sleepers_.fetch_add(1, std::memory_order_seq_cst);
+    bool done = true;
+    if (timeout_ms < 0) {
+        woken_.wait(lock, reached);
+    } else {
+        done = woken_.wait_for(lock, std::chrono::milliseconds(timeout_ms), reached);
+    }
+    sleepers_.fetch_sub(1, std::memory_order_relaxed);
+    if (!done) {
         return Failure{ACL_ERROR_RT_EVENT_SYNC_TIMEOUT,
                        "event not complete after " + std::to_string(timeout_ms) + " ms"};
     }

@@ -34,12 +34,17 @@ OpNode::OpNode(OpPool& pool, flow::graph& graph, int level, bool prioritized)
       node_(graph, [this](const flow::continue_msg&) { run_task(); }, node_priority(level, prioritized)) {}
 
 void OpNode::run_task() {
+    if (!armed_.exchange(nullptr, std::memory_order_acq_rel)) return;  // a synchronizing thread took it
     // Like a flow-graph bypass: a successor that this node makes ready runs next in the same task,
     // so a stream's chain runs back to back without a spawn per node. The budget keeps one
     // stream from holding a worker for ever.
-    OpNode* next = run(true);
-    for (int budget = 256; next && budget > 0; --budget) next = next->run(true);
-    if (next) next->node_.try_put(flow::continue_msg());
+    int budget = 256;
+    run_claimed([&budget] { return --budget > 0; });
+}
+
+bool OpNode::claim(const Stream& stream) {
+    const Stream* expected = &stream;
+    return armed_.compare_exchange_strong(expected, nullptr, std::memory_order_acq_rel);
 }
 
 void OpNode::prepare(Stream& stream, Operation&& operation) {
@@ -69,6 +74,8 @@ void OpNode::release_dependency() {
 
 void OpNode::start() {
     if (!runs_inline_) {
+        armed_.store(stream_, std::memory_order_release);
+        stream_->offer(this);
         node_.try_put(flow::continue_msg());
         return;
     }
@@ -96,17 +103,26 @@ bool OpNode::chain(OpNode* next) {
             return true;
         }
     }
-    recycle();
+    detach_from_stream();
     return false;
 }
 
-void OpNode::release_tail() { recycle(); }
+void OpNode::release_tail() { detach_from_stream(); }
+
+void OpNode::detach_from_stream() {
+    bool retired;
+    {
+        oneapi::tbb::spin_mutex::scoped_lock lock(mutex_);
+        detached_ = true;
+        retired = retired_;
+    }
+    if (retired) recycle();
+}
 
 void OpNode::recycle() {
     {
         oneapi::tbb::spin_mutex::scoped_lock lock(mutex_);
-        finished_ = false;
-        chained_ = false;
+        finished_ = retired_ = chained_ = detached_ = false;
         successors_.clear();
         ++generation_;
     }
@@ -170,11 +186,19 @@ OpNode* OpNode::finish(bool may_continue) {
             successor->start();
         }
     }
-    Device& device = stream_->device();
     const bool held = holds_device_;
     stream_->on_finished();  // the stream may be destroyed from here on
-    if (chained) recycle();  // else the stream's next submit (or its destruction) does
-    device.notifier().notify();
+    if (chained) {
+        recycle();  // linked already: nobody else will let go of it
+    } else {
+        bool detached;
+        {
+            oneapi::tbb::spin_mutex::scoped_lock lock(mutex_);
+            retired_ = true;
+            detached = detached_;
+        }
+        if (detached) recycle();  // else the stream's next submit (or its destruction) does
+    }
     if (held) pool_.graph().release_wait();
     return continuation;
 }

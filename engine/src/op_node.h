@@ -52,12 +52,19 @@ public:
     // a few stores, run at once on the releasing thread; all others become TBB tasks.
     void release_dependency();
 
-    // Makes `next` the node's successor in its stream. A node is recycled once it has finished and
-    // is no longer its stream's tail: whichever of this call and the node's finish comes second
-    // recycles it. Returns false (and recycles the node) if it had already finished.
+    // Makes `next` the node's successor in its stream; false if this node has already finished.
+    // A node is recycled once its finish() is over and it is no longer its stream's tail:
+    // whichever of the two comes second recycles it.
     bool chain(OpNode* next);
-    // Recycles the finished tail of a stream that is being destroyed.
+    // The stream is being destroyed: its tail is no longer needed as one.
     void release_tail();
+
+    // A synchronizing thread runs a ready node of its own stream itself, if no worker has taken
+    // it yet: true if this thread claimed it (then it must run it with run_claimed).
+    bool claim(const Stream& stream);
+    // Runs a claimed node and the successors it makes ready in its stream, while `keep_going`.
+    template <class KeepGoing>
+    void run_claimed(KeepGoing keep_going);
 
     // Called once the work (or a deferred completion) is done. Returns a successor made ready that
     // the caller should run next itself (only if may_continue), else nullptr.
@@ -73,6 +80,7 @@ private:
     void run_task();
     OpNode* run(bool may_continue);
     void start();
+    void detach_from_stream();
     void recycle();
 
     OpPool& pool_;
@@ -86,12 +94,24 @@ private:
 
     // What the submitting thread and the finishing worker both touch shares one cache line.
     alignas(64) std::atomic<std::int32_t> pending_{0};
-    oneapi::tbb::spin_mutex mutex_;  // guards finished_, chained_, successors_ and generation changes
-    bool finished_ = false;
-    bool chained_ = false;
+    // The stream of a ready node nobody runs yet. The TBB task and a synchronizing thread of that
+    // stream race to take it; stale tasks of a recycled node find nothing to take.
+    std::atomic<const Stream*> armed_{nullptr};
+    oneapi::tbb::spin_mutex mutex_;  // guards the flags below, successors_ and generation changes
+    bool finished_ = false;  // no successor may be added any more
+    bool retired_ = false;   // finish() no longer touches the node
+    bool chained_ = false;   // its stream has linked a next node after it
+    bool detached_ = false;  // its stream found it finished, or was destroyed, and let go of it
     std::uint32_t generation_ = 0;
     std::vector<OpNode*> successors_;
 };
+
+template <class KeepGoing>
+void OpNode::run_claimed(KeepGoing keep_going) {
+    OpNode* next = run(true);
+    while (next && keep_going()) next = next->run(true);
+    if (next) next->start();
+}
 
 class OpPool {
 public:

@@ -3,6 +3,7 @@
 // everything enqueued on the stream before it has finished; wait() makes the next operations of
 // another stream depend on that node: a cross-stream edge of the graph.
 #include <atomic>
+#include <condition_variable>
 #include <cstdint>
 #include <memory>
 #include <mutex>
@@ -56,6 +57,11 @@ private:
     std::uint32_t record_generation_ = 0;
     std::atomic<std::uint64_t> finished_{0};  // sequence of the most recent record that has run
     std::int64_t timestamp_ns_ = 0;
+
+    // Threads in synchronize() sleep here; a record that runs wakes them only if there are any.
+    std::atomic<int> sleepers_{0};
+    std::mutex sleep_mutex_;
+    std::condition_variable woken_;
 };
 
 }  // namespace canopy::engine

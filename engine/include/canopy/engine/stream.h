@@ -7,8 +7,6 @@
 #include <memory>
 #include <mutex>
 
-#include <oneapi/tbb/flow_graph.h>
-
 #include "canopy/engine/failure.h"
 #include "canopy/engine/operation.h"
 
@@ -39,8 +37,10 @@ public:
 
     void enqueue(Operation operation);
 
-    // Blocks until every operation enqueued so far has finished, running ready work of the device
-    // meanwhile. Returns (and clears) the first failure of an operation since the last synchronize.
+    // Blocks until every operation enqueued so far has finished. Meanwhile the calling thread runs
+    // the stream's own ready operations that no worker has taken yet, spins briefly, then sleeps;
+    // it never runs another stream's work (a host function there may be waiting for this very
+    // thread). Returns (and clears) the first failure of an operation since the last synchronize.
     Failure synchronize();
     // timeout_ms -1 waits forever, 0 only checks; on expiry returns ACL_ERROR_RT_STREAM_SYNC_TIMEOUT.
     Failure synchronize(std::int32_t timeout_ms);
@@ -50,6 +50,7 @@ public:
     void discard_pending();
 
 private:
+    friend class Device;
     friend class OpNode;
     friend class Event;
 
@@ -59,8 +60,10 @@ private:
     void record_failure(int code, const std::string& message);
     bool skips_work(OpKind kind) const;
     Failure take_failure();
-    bool wait_blocking(std::int64_t deadline_ns, std::uint64_t target);
-    void wait_helping(std::uint64_t target);
+    // Offers a ready node to a synchronizing thread of this stream (see OpNode::claim).
+    void offer(OpNode* node) { offered_.store(node, std::memory_order_release); }
+    // False if the deadline (steady clock ns, -1 for none) passed first.
+    bool wait_finished(std::uint64_t target, std::int64_t deadline_ns);
 
     Context& context_;
     const int priority_;
@@ -68,18 +71,11 @@ private:
     std::atomic<FailureMode> failure_mode_{FailureMode::continue_on_failure};
     std::atomic<bool> discarding_{false};
 
-    // A synchronizing thread waits in this graph's wait_for_all, which runs ready work of the
-    // device meanwhile. It holds one reservation on the graph, which the operation that brings
-    // finished_ to its target releases (through the device's list of helping waiters), so
-    // operations pay no reservation of their own.
-    oneapi::tbb::task_group_context wait_context_;
-    std::unique_ptr<oneapi::tbb::flow::graph> waiter_;
-    std::mutex waiter_mutex_;
-
     // The submitting threads' and the workers' counters live on separate cache lines.
     alignas(64) std::atomic<OpNode*> tail_{nullptr};
     std::atomic<std::uint64_t> submitted_{0};
     alignas(64) std::atomic<std::uint64_t> finished_{0};
+    std::atomic<OpNode*> offered_{nullptr};  // the node most recently made ready
 
     std::atomic<bool> failed_{false};
     std::mutex failure_mutex_;
