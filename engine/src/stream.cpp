@@ -105,8 +105,10 @@ bool Stream::wait_finished(std::uint64_t target, std::int64_t deadline_ns) {
     // that is about to finish; the spin is bounded, and only runs while the stream has work.
     constexpr int spin_rounds = 4096;
     int idle_rounds = 0;
+    // Only an untimed wait helps: the work it would take on may outlast a deadline.
+    const bool helps = deadline_ns < 0;
     while (finished_.load(std::memory_order_acquire) < target) {
-        OpNode* offered = offered_.load(std::memory_order_acquire);
+        OpNode* offered = helps ? offered_.load(std::memory_order_acquire) : nullptr;
         if (offered && offered->claim(*this)) {
             offered->run_claimed([&] { return finished_.load(std::memory_order_relaxed) < target; });
             idle_rounds = 0;

@@ -38,9 +38,10 @@ public:
     void enqueue(Operation operation);
 
     // Blocks until every operation enqueued so far has finished. Meanwhile the calling thread runs
-    // the stream's own ready operations that no worker has taken yet, spins briefly, then sleeps;
-    // it never runs another stream's work (a host function there may be waiting for this very
-    // thread). Returns (and clears) the first failure of an operation since the last synchronize.
+    // the stream's own ready operations that no worker has taken yet (it would wait for them
+    // anyway), spins briefly, then sleeps. It never runs another stream's work: a host function
+    // there may be waiting for this very thread, or outlast the stream being waited for.
+    // Returns (and clears) the first failure of an operation since the last synchronize.
     Failure synchronize();
     // timeout_ms -1 waits forever, 0 only checks; on expiry returns ACL_ERROR_RT_STREAM_SYNC_TIMEOUT.
     Failure synchronize(std::int32_t timeout_ms);
