@@ -95,6 +95,7 @@ void OpNode::start() {
 }
 
 bool OpNode::chain(OpNode* next) {
+    bool recycled;
     {
         oneapi::tbb::spin_mutex::scoped_lock lock(mutex_);
         if (!finished_) {
@@ -102,31 +103,28 @@ bool OpNode::chain(OpNode* next) {
             chained_ = true;
             return true;
         }
+        detached_ = true;
+        recycled = retired_ && reset_locked();
     }
-    detach_from_stream();
+    if (recycled) pool_.release(this, level_, prioritized_);
     return false;
 }
 
-void OpNode::release_tail() { detach_from_stream(); }
-
-void OpNode::detach_from_stream() {
-    bool retired;
+void OpNode::release_tail() {
+    bool recycled;
     {
         oneapi::tbb::spin_mutex::scoped_lock lock(mutex_);
         detached_ = true;
-        retired = retired_;
+        recycled = retired_ && reset_locked();
     }
-    if (retired) recycle();
+    if (recycled) pool_.release(this, level_, prioritized_);
 }
 
-void OpNode::recycle() {
-    {
-        oneapi::tbb::spin_mutex::scoped_lock lock(mutex_);
-        finished_ = retired_ = chained_ = detached_ = false;
-        successors_.clear();
-        ++generation_;
-    }
-    pool_.release(this, level_, prioritized_);
+bool OpNode::reset_locked() {
+    finished_ = retired_ = chained_ = detached_ = false;
+    successors_.clear();
+    ++generation_;
+    return true;
 }
 
 OpNode* OpNode::run(bool may_continue) {
@@ -188,17 +186,15 @@ OpNode* OpNode::finish(bool may_continue) {
     }
     const bool held = holds_device_;
     stream_->on_finished();  // the stream may be destroyed from here on
-    if (chained) {
-        recycle();  // linked already: nobody else will let go of it
-    } else {
-        bool detached;
-        {
-            oneapi::tbb::spin_mutex::scoped_lock lock(mutex_);
-            retired_ = true;
-            detached = detached_;
-        }
-        if (detached) recycle();  // else the stream's next submit (or its destruction) does
+    bool recycled;
+    {
+        oneapi::tbb::spin_mutex::scoped_lock lock(mutex_);
+        retired_ = true;
+        // Linked already, or let go of by its stream: nobody else will recycle it. Otherwise the
+        // stream's next submit (or its destruction) does.
+        recycled = (chained || detached_) && reset_locked();
     }
+    if (recycled) pool_.release(this, level_, prioritized_);
     if (held) pool_.graph().release_wait();
     return continuation;
 }

@@ -80,8 +80,8 @@ private:
     void run_task();
     OpNode* run(bool may_continue);
     void start();
-    void detach_from_stream();
-    void recycle();
+    // Makes the node ready for reuse (under mutex_); returns true for use in conditions.
+    bool reset_locked();
 
     OpPool& pool_;
     const int level_;
