@@ -2,6 +2,7 @@
 #include <sys/resource.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <chrono>
 #include <cstring>
 #include <thread>
@@ -19,7 +20,7 @@ void check(aclError error, benchmark::State& state) {
 // One runtime for the whole process, as an application would have.
 struct Runtime {
     Runtime() {
-        aclInit(nullptr);
+        aclInit(std::getenv("CANOPY_BENCH_CONFIG"));
         aclrtSetDevice(0);
     }
 };

@@ -202,34 +202,37 @@ OpNode* OpNode::finish(bool may_continue) {
 namespace {
 std::atomic<std::uint64_t> pool_ids{0};
 
-// The node this thread recycled last, taken back by its next acquire from the same pool without
-// the free list's lock: a thread that submits event nodes and runs them inline recycles and
-// acquires one node after the other. The pool keeps ownership; the id, never reused, tells
-// whether the pool is still the one the node came from.
-struct Spare {
+// The calling thread's Local of the pool it used last. Pools are told apart by id, not address,
+// so the entry of a destroyed pool is never taken for a new one.
+struct LastLocal {
     std::uint64_t pool = 0;
-    int level = 0;
-    bool prioritized = false;
-    OpNode* node = nullptr;
+    void* local = nullptr;
 };
-thread_local Spare spare;
+thread_local LastLocal last_local;
 }  // namespace
 
 OpPool::OpPool(flow::graph& graph) : graph_(graph), id_(++pool_ids) {}
 
 OpPool::~OpPool() = default;
 
+OpPool::Local& OpPool::local() {
+    if (last_local.pool != id_) last_local = LastLocal{id_, &local_.local()};
+    return *static_cast<Local*>(last_local.local);
+}
+
 OpNode* OpPool::acquire(int level, bool prioritized) {
-    if (spare.node && spare.pool == id_ && spare.level == level && spare.prioritized == prioritized)
-        return std::exchange(spare.node, nullptr);
-    FreeList& list = free_[prioritized][level];
-    {
-        oneapi::tbb::spin_mutex::scoped_lock lock(list.mutex);
-        if (!list.nodes.empty()) {
-            OpNode* node = list.nodes.back();
-            list.nodes.pop_back();
-            return node;
-        }
+    FreeNodes& local = this->local().nodes[prioritized][level];
+    if (local.empty()) {
+        Shared& shared = shared_[prioritized][level];
+        oneapi::tbb::spin_mutex::scoped_lock lock(shared.mutex);
+        const std::size_t take = std::min(batch, shared.nodes.size());
+        local.insert(local.end(), shared.nodes.end() - static_cast<std::ptrdiff_t>(take), shared.nodes.end());
+        shared.nodes.resize(shared.nodes.size() - take);
+    }
+    if (!local.empty()) {
+        OpNode* node = local.back();
+        local.pop_back();
+        return node;
     }
     auto node = std::make_unique<OpNode>(*this, graph_, level, prioritized);
     OpNode* raw = node.get();
@@ -239,14 +242,13 @@ OpNode* OpPool::acquire(int level, bool prioritized) {
 }
 
 void OpPool::release(OpNode* node, int level, bool prioritized) {
-    if (!spare.node || spare.pool != id_) {
-        // A spare of another (possibly destroyed) pool is simply forgotten: its pool owns it.
-        spare = Spare{id_, level, prioritized, node};
-        return;
-    }
-    FreeList& list = free_[prioritized][level];
-    oneapi::tbb::spin_mutex::scoped_lock lock(list.mutex);
-    list.nodes.push_back(node);
+    FreeNodes& local = this->local().nodes[prioritized][level];
+    local.push_back(node);
+    if (local.size() < 2 * batch) return;
+    Shared& shared = shared_[prioritized][level];
+    oneapi::tbb::spin_mutex::scoped_lock lock(shared.mutex);
+    shared.nodes.insert(shared.nodes.end(), local.end() - static_cast<std::ptrdiff_t>(batch), local.end());
+    local.resize(local.size() - batch);
 }
 
 // ---- OpRun / DeferredCompletion

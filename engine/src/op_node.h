@@ -13,6 +13,7 @@
 #include <memory>
 #include <vector>
 
+#include <oneapi/tbb/enumerable_thread_specific.h>
 #include <oneapi/tbb/flow_graph.h>
 #include <oneapi/tbb/spin_mutex.h>
 
@@ -113,6 +114,9 @@ void OpNode::run_claimed(KeepGoing keep_going) {
     if (next) next->start();
 }
 
+// Free nodes are kept per thread and moved to and from a shared list in batches: the thread that
+// submits acquires nodes and the workers that finish them release them, and a shared list alone
+// would make both contend for one lock and one cache line on every operation.
 class OpPool {
 public:
     explicit OpPool(oneapi::tbb::flow::graph& graph);
@@ -125,14 +129,22 @@ public:
 
 private:
     static constexpr int levels = 8;
-    struct FreeList {
+    static constexpr std::size_t batch = 32;
+    using FreeNodes = std::vector<OpNode*>;
+    struct Shared {
         oneapi::tbb::spin_mutex mutex;
-        std::vector<OpNode*> nodes;
+        FreeNodes nodes;
+    };
+    struct Local {
+        FreeNodes nodes[2][levels];  // [prioritized][level]
     };
 
+    Local& local();
+
     oneapi::tbb::flow::graph& graph_;
-    const std::uint64_t id_;    // tells a thread's spare node (op_node.cpp) which pool it is from
-    FreeList free_[2][levels];  // [prioritized][level]
+    const std::uint64_t id_;  // never reused: lets a thread cache its Local without a lookup
+    Shared shared_[2][levels];
+    oneapi::tbb::enumerable_thread_specific<Local> local_;
     oneapi::tbb::spin_mutex all_mutex_;
     std::vector<std::unique_ptr<OpNode>> all_;
 };
