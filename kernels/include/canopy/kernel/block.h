@@ -11,6 +11,10 @@
 
 namespace canopy::kernel {
 
+// The blocks of a cooperative launch, which all run at once (one thread each) so that SyncAll can
+// make them wait for each other. Defined by the launcher.
+class CooperativeGroup;
+
 struct BlockContext {
     std::int64_t index = 0;
     std::int64_t count = 0;
@@ -21,6 +25,9 @@ struct BlockContext {
     // still held at kernel end). The launcher checks it when the block returns.
     int deferred_code = 0;
     std::string deferred_message;
+    // Set when every block of the launch runs at once (a cooperative launch); nullptr when blocks
+    // run block-parallel, a few at a time, on the device's workers.
+    CooperativeGroup* group = nullptr;
 };
 
 // The running block; only valid inside a kernel launched by the launcher.
@@ -39,6 +46,13 @@ struct KernelFault {
 [[noreturn]] CANOPY_KERNEL_API void raise(int code, const char* api, const std::string& detail);
 // Records the first deferred fault of the block without throwing.
 CANOPY_KERNEL_API void defer_fault(int code, const char* api, const std::string& detail);
+
+// AscendC::SyncAll(): waits until every block of the launch has called it. Only a cooperative launch
+// runs all its blocks at once; in a block-parallel launch of more than one block the blocks that
+// have not started yet can only start once running blocks return, so waiting would hang: there it
+// raises ACL_ERROR_RT_AICORE_EXCEPTION naming SyncAll instead. A kernel becomes cooperative when its
+// source, compiled by canopy_add_kernels, calls SyncAll, or with CANOPY_REGISTER_COOPERATIVE_KERNEL.
+CANOPY_KERNEL_API void sync_all();
 
 }  // namespace canopy::kernel
 

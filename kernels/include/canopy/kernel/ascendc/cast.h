@@ -1,0 +1,149 @@
+#pragma once
+// Cast(dst, src, roundMode, count): element type conversion on UB tiles.
+//
+// Round-to-nearest-even conversions (CAST_NONE, which Ascend C defines as CAST_RINT whenever the
+// conversion is inexact, and CAST_RINT) are Eigen casts. The directed modes (floor, ceil, trunc, ties
+// away from zero, round to odd) into a float type choose between the two representable neighbours
+// of the exact value; into an integer type they apply the rounding function and saturate to the
+// type's range (NaN becomes 0), as the vector unit does.
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include <Eigen/Core>
+
+#include "canopy/kernel/ascendc/check.h"
+#include "canopy/kernel/ascendc/eigen_map.h"
+#include "canopy/kernel/ascendc/local_tensor.h"
+#include "canopy/kernel/ascendc/types.h"
+#include "canopy/kernel/ascendc/vector_ops.h"
+
+namespace canopy::kernel::ascendc {
+
+inline const char* round_mode_name(AscendC::RoundMode mode) {
+    switch (mode) {
+        case AscendC::RoundMode::CAST_NONE: return "CAST_NONE";
+        case AscendC::RoundMode::CAST_RINT: return "CAST_RINT";
+        case AscendC::RoundMode::CAST_FLOOR: return "CAST_FLOOR";
+        case AscendC::RoundMode::CAST_CEIL: return "CAST_CEIL";
+        case AscendC::RoundMode::CAST_ROUND: return "CAST_ROUND";
+        case AscendC::RoundMode::CAST_TRUNC: return "CAST_TRUNC";
+        case AscendC::RoundMode::CAST_ODD: return "CAST_ODD";
+        default: return "an unknown RoundMode";
+    }
+}
+
+// The representable neighbour of `value` one step up (toward +inf) or down.
+template <typename Float>
+inline Float next_representable(Float value, bool up) {
+    if constexpr (std::is_same_v<Float, float>) {
+        return std::nextafter(value, up ? std::numeric_limits<float>::infinity()
+                                        : -std::numeric_limits<float>::infinity());
+    } else {
+        uint16_t bits;
+        std::memcpy(&bits, &value, sizeof(bits));
+        const bool negative = (bits & 0x8000u) != 0;
+        if ((bits & 0x7fffu) == 0) {
+            bits = up ? 0x0001u : 0x8001u;  // from a zero to the smallest subnormal of that side
+        } else if (up != negative) {
+            ++bits;  // away from zero
+        } else {
+            --bits;  // toward zero
+        }
+        Float next;
+        std::memcpy(static_cast<void*>(&next), &bits, sizeof(bits));
+        return next;
+    }
+}
+
+template <typename Float>
+inline bool lowest_bit_set(Float value) {
+    if constexpr (std::is_same_v<Float, float>) {
+        uint32_t bits;
+        std::memcpy(&bits, &value, sizeof(bits));
+        return (bits & 1u) != 0;
+    } else {
+        uint16_t bits;
+        std::memcpy(&bits, &value, sizeof(bits));
+        return (bits & 1u) != 0;
+    }
+}
+
+// `exact` (every source type converts to double exactly) rounded into Float with a directed mode.
+template <typename Float>
+inline Float round_directed(double exact, AscendC::RoundMode mode) {
+    const Float nearest = static_cast<Float>(static_cast<float>(exact));
+    const double back = static_cast<double>(static_cast<float>(nearest));
+    if (back == exact || std::isnan(exact)) return nearest;
+    // `exact` lies strictly between two neighbours and `nearest` is one of them.
+    const Float other = next_representable(nearest, back < exact);
+    const Float below = back < exact ? nearest : other;
+    const Float above = back < exact ? other : nearest;
+    switch (mode) {
+        case AscendC::RoundMode::CAST_FLOOR: return below;
+        case AscendC::RoundMode::CAST_CEIL: return above;
+        case AscendC::RoundMode::CAST_TRUNC: return exact > 0 ? below : above;
+        case AscendC::RoundMode::CAST_ROUND: {
+            const double to_below = exact - static_cast<double>(static_cast<float>(below));
+            const double to_above = static_cast<double>(static_cast<float>(above)) - exact;
+            if (to_below != to_above) return to_below < to_above ? below : above;
+            return exact > 0 ? above : below;  // ties away from zero
+        }
+        case AscendC::RoundMode::CAST_ODD: return lowest_bit_set(below) ? below : above;
+        default: return nearest;
+    }
+}
+
+}  // namespace canopy::kernel::ascendc
+
+namespace AscendC {
+
+template <typename T, typename U>
+__aicore__ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode,
+                            const uint32_t count) {
+    using namespace canopy::kernel::ascendc;
+    require_vector_operand(dst, count, "Cast", "dst");
+    require_vector_operand(src, count, "Cast", "src");
+    const ConstArrayMap<U> source(src.GetPhyAddr(), count);
+    const bool nearest_even = roundMode == RoundMode::CAST_NONE || roundMode == RoundMode::CAST_RINT;
+    if constexpr (std::is_same_v<T, U>) {
+        writable(dst, count) = source;
+    } else if constexpr (is_float_like<T>) {
+        if (nearest_even) {
+            writable(dst, count) = source.template cast<T>();
+        } else if (roundMode == RoundMode::CAST_FLOOR || roundMode == RoundMode::CAST_CEIL ||
+                   roundMode == RoundMode::CAST_TRUNC || roundMode == RoundMode::CAST_ROUND ||
+                   roundMode == RoundMode::CAST_ODD) {
+            const RoundMode mode = roundMode;
+            writable(dst, count) = source.unaryExpr([mode](const U& value) {
+                return round_directed<T>(static_cast<double>(static_cast<compute_t<U>>(value)), mode);
+            });
+        } else {
+            fail_misuse("Cast", round_mode_name(roundMode), " is not a rounding mode");
+        }
+    } else {
+        static_assert(std::is_integral_v<T>, "Cast converts to floating point or integer types");
+        const auto exact = source.template cast<compute_t<U>>().template cast<double>();
+        const double lowest = static_cast<double>(std::numeric_limits<T>::lowest());
+        const double highest = static_cast<double>(std::numeric_limits<T>::max());
+        auto saturate = [&](const auto& rounded) {
+            return rounded.isNaN().select(0.0, rounded.max(lowest).min(highest)).template cast<T>();
+        };
+        switch (roundMode) {
+            case RoundMode::CAST_NONE:
+            case RoundMode::CAST_RINT: writable(dst, count) = saturate(exact.rint()); break;
+            case RoundMode::CAST_FLOOR: writable(dst, count) = saturate(exact.floor()); break;
+            case RoundMode::CAST_CEIL: writable(dst, count) = saturate(exact.ceil()); break;
+            case RoundMode::CAST_ROUND: writable(dst, count) = saturate(exact.round()); break;
+            case RoundMode::CAST_TRUNC:
+                writable(dst, count) = saturate(exact.unaryExpr([](double value) { return std::trunc(value); }));
+                break;
+            default:
+                fail_misuse("Cast", round_mode_name(roundMode), " cannot round to an integer type");
+        }
+    }
+}
+
+}  // namespace AscendC

@@ -1,0 +1,86 @@
+#pragma once
+// GlobalTensor<T>: a typed window onto global memory (GM). SetGlobalBuffer gives it a base and a size;
+// every access through it, or through a view made by operator[], is checked against that size, the
+// way an NPU's memory protection traps an overrun: reads past the end raise 507042, writes 507043.
+#include <cstdint>
+#include <limits>
+
+#include "canopy/kernel/ascendc/check.h"
+#include "canopy/kernel/ascendc/types.h"
+
+namespace AscendC {
+
+template <typename T>
+class GlobalTensor {
+public:
+    using PrimType = T;
+
+    __aicore__ inline GlobalTensor() = default;
+
+    // This block's window: `bufferSize` elements from `buffer`.
+    __aicore__ inline void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize) {
+        address_ = buffer;
+        limit_ = bufferSize;
+        offset_ = 0;
+        bounded_ = true;
+    }
+
+    // A window of unknown length (the cube samples pass no size); accesses are not bounds-checked.
+    __aicore__ inline void SetGlobalBuffer(__gm__ T* buffer) {
+        address_ = buffer;
+        limit_ = std::numeric_limits<uint64_t>::max();
+        offset_ = 0;
+        bounded_ = false;
+    }
+
+    __aicore__ inline __gm__ T* GetPhyAddr() const { return address_; }
+    __aicore__ inline __gm__ T* GetPhyAddr(uint64_t offset) const { return address_ + offset; }
+
+    // Elements from this view's start to the end of the SetGlobalBuffer window (0 when unknown).
+    __aicore__ inline uint64_t GetSize() const {
+        if (!bounded_ || offset_ >= limit_) return 0;
+        return limit_ - offset_;
+    }
+
+    // A view starting `offset` elements further on; it may start past the end, but then every
+    // access through it fails.
+    __aicore__ inline GlobalTensor operator[](uint64_t offset) const {
+        GlobalTensor view = *this;
+        view.address_ = address_ + offset;
+        view.offset_ = offset_ + offset;
+        return view;
+    }
+
+    __aicore__ inline T GetValue(uint64_t offset) const {
+        return *CheckedSpan(offset, 1, false, "GlobalTensor::GetValue");
+    }
+
+    __aicore__ inline void SetValue(uint64_t offset, T value) const {
+        *CheckedSpan(offset, 1, true, "GlobalTensor::SetValue") = value;
+    }
+
+    // Canopy's check behind every GM access: elements [first, first + count) of this view must lie
+    // inside the SetGlobalBuffer window. Returns their address.
+    __gm__ T* CheckedSpan(uint64_t first, uint64_t count, bool write, const char* api) const {
+        if (bounded_) {
+            const uint64_t begin = offset_ + first;
+            if (begin > limit_ || count > limit_ - begin) [[unlikely]] {
+                canopy::kernel::ascendc::fail_global_access(
+                    write, api, write ? "writes" : "reads", " elements [", begin, ", ", begin + count,
+                    ") of a GlobalTensor whose SetGlobalBuffer size is ", limit_, " elements (",
+                    limit_ * sizeof(T), " bytes)");
+            }
+        }
+        return address_ + first;
+    }
+
+    // The current view's address; public as in Ascend C.
+    __gm__ T* address_ = nullptr;
+
+private:
+    uint64_t offset_ = 0;  // this view's start, in elements from the SetGlobalBuffer base
+    uint64_t limit_ = 0;   // the SetGlobalBuffer size, in elements (0 until it is called)
+    bool bounded_ = true;
+};
+
+}  // namespace AscendC

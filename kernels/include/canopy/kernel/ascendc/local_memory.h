@@ -1,0 +1,50 @@
+#pragma once
+// Where a block's local memories live. The Unified Buffer is the launcher's per-block arena
+// (current_block().ub, ub_bytes). The cube memories (L1, L0A, L0B, L0C) are per worker thread,
+// allocated on first use with the A2's capacities: a thread runs one block at a time, so each
+// running block has its own, and like the hardware's they keep whatever the previous block left.
+#include <cstddef>
+#include <memory>
+
+#include "canopy/kernel/ascendc/types.h"
+
+namespace canopy::kernel::ascendc {
+
+struct LocalMemory {
+    std::byte* base = nullptr;
+    std::size_t bytes = 0;
+};
+
+struct alignas(64) CubeMemories {
+    std::byte l1[AscendC::L1_BYTES];
+    std::byte l0a[AscendC::L0A_BYTES];
+    std::byte l0b[AscendC::L0B_BYTES];
+    std::byte l0c[AscendC::L0C_BYTES];
+};
+
+inline CubeMemories& cube_memories() {
+    // Default-initialised (not zeroed): pages are only touched by blocks that use them.
+    thread_local std::unique_ptr<CubeMemories> memories(new CubeMemories);
+    return *memories;
+}
+
+// The running block's `hardware` memory; {nullptr, 0} for memories Canopy does not model.
+inline LocalMemory local_memory(AscendC::Hardware hardware) {
+    switch (hardware) {
+        case AscendC::Hardware::UB: {
+            const BlockContext& block = current_block();
+            return {block.ub, block.ub_bytes};
+        }
+        case AscendC::Hardware::L1: return {cube_memories().l1, AscendC::L1_BYTES};
+        case AscendC::Hardware::L0A: return {cube_memories().l0a, AscendC::L0A_BYTES};
+        case AscendC::Hardware::L0B: return {cube_memories().l0b, AscendC::L0B_BYTES};
+        case AscendC::Hardware::L0C: return {cube_memories().l0c, AscendC::L0C_BYTES};
+        default: return {};
+    }
+}
+
+constexpr std::size_t align_up(std::size_t value, std::size_t alignment) {
+    return (value + alignment - 1) / alignment * alignment;
+}
+
+}  // namespace canopy::kernel::ascendc

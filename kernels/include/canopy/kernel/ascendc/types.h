@@ -1,0 +1,243 @@
+#pragma once
+// Ascend C's vocabulary as a CPU compiler sees it: the qualifiers, the element types, the logical
+// positions and the physical memories behind them, the pipe / event / rounding enumerations.
+// Names and underlying types follow the Ascend C headers so that kernel sources compile unchanged.
+#include <cstddef>
+#include <cstdint>
+
+#include <Eigen/Core>
+
+#include "canopy/kernel/block.h"
+
+// ---------------------------------------------------------------------------------------------
+// Qualifiers. On the NPU they select the core type, the address space or the hardware pipe an
+// intrinsic runs on; a CPU has one address space and runs a block's instructions in order, so they
+// carry no meaning here. `__inline__` is deliberately not redefined: g++ already reads it as the
+// GNU spelling of `inline`, which is what Ascend C means by it, and redefining a keyword would
+// change the meaning of system headers included afterwards.
+// ---------------------------------------------------------------------------------------------
+#define __global__
+#define __aicore__
+#define __vector__
+#define __cube__
+#define __mix__(...)
+#define __gm__
+#define __ubuf__
+#define __cbuf__
+#define __ca__
+#define __cb__
+#define __cc__
+#define __fbuf__
+#define __sync_alias__
+#define __sync_noalias__
+#define __inout_pipe__(pipe)
+#define __in_pipe__(pipe)
+#define __out_pipe__(pipe)
+
+// The modelled part is an Atlas A2 (arch 2201); kernel sources select their A2 code paths with it.
+#ifndef __NPU_ARCH__
+#define __NPU_ARCH__ 2201
+#endif
+
+// A kernel parameter that points into global memory.
+#define GM_ADDR __gm__ uint8_t*
+
+// IEEE binary16 and bfloat16, the NPU's native narrow floats.
+using half = Eigen::half;
+using bfloat16_t = Eigen::bfloat16;
+
+// Hardware pipes named by PipeBarrier<pipe>() (global names, as the NPU compiler defines them).
+typedef enum {
+    PIPE_S = 0,
+    PIPE_V,
+    PIPE_M,
+    PIPE_MTE1,
+    PIPE_MTE2,
+    PIPE_MTE3,
+    PIPE_ALL,
+    PIPE_MTE4,
+    PIPE_MTE5,
+    PIPE_V2,
+    PIPE_FIX,
+} pipe_t;
+
+// Event ids for SetFlag / WaitFlag; the A2 has eight per event type.
+typedef enum {
+    EVENT_ID0 = 0,
+    EVENT_ID1,
+    EVENT_ID2,
+    EVENT_ID3,
+    EVENT_ID4,
+    EVENT_ID5,
+    EVENT_ID6,
+    EVENT_ID7,
+} event_t;
+
+// Conversion applied by Fixpipe while it moves L0C results out (global names, as on the NPU).
+typedef enum {
+    NoQuant = 0,
+    F322F16 = 1,
+    VDEQF16 = 4,
+    DEQF16 = 5,
+    VREQ8 = 8,
+    REQ8 = 9,
+    F322BF16 = 16,
+    VQF322B8_PRE = 23,
+    QF322B8_PRE = 24,
+} QuantMode_t;
+
+namespace AscendC {
+
+// Logical positions: where a tensor lives from the program's point of view.
+enum class TPosition : uint8_t {
+    GM,
+    A1,
+    A2,
+    B1,
+    B2,
+    C1,
+    C2,
+    CO1,
+    CO2,
+    VECIN,
+    VECOUT,
+    VECCALC,
+    LCM = VECCALC,
+    SPM,
+    SHM = SPM,
+    TSCM,
+    C2PIPE2GM,
+    C2PIPE2LOCAL,
+    MAX,
+};
+using QuePosition = TPosition;
+
+// Physical memories of an AI core.
+enum class Hardware : uint8_t { GM, UB, L1, L0A, L0B, L0C, BIAS, FIXBUF, MAX };
+
+// Synchronisation between two pipes, named source_destination.
+enum class HardEvent : uint8_t {
+    MTE2_MTE1,
+    MTE1_MTE2,
+    MTE1_M,
+    M_MTE1,
+    MTE2_V,
+    V_MTE2,
+    MTE3_V,
+    V_MTE3,
+    M_V,
+    V_M,
+    V_V,
+    MTE3_MTE1,
+    MTE1_MTE3,
+    MTE1_V,
+    MTE2_M,
+    M_MTE2,
+    V_MTE1,
+    M_FIX,
+    FIX_M,
+    MTE3_MTE2,
+    MTE2_MTE3,
+    S_V,
+    V_S,
+    S_MTE2,
+    MTE2_S,
+    S_MTE3,
+    MTE3_S,
+    MTE2_FIX,
+    FIX_MTE2,
+    FIX_S,
+    M_S,
+    FIX_MTE3,
+    MTE1_FIX,
+    FIX_MTE1,
+    FIX_FIX,
+    MAX,
+};
+
+enum class RoundMode : uint8_t {
+    CAST_NONE = 0,
+    CAST_RINT,   // to nearest, ties to even
+    CAST_FLOOR,
+    CAST_CEIL,
+    CAST_ROUND,  // to nearest, ties away from zero
+    CAST_TRUNC,  // toward zero
+    CAST_ODD,    // von Neumann rounding: inexact results get an odd last bit
+    UNKNOWN = 0xFF,
+};
+
+using TEventID = int8_t;
+
+// Sizes the API is defined in.
+constexpr uint32_t ONE_BLK_SIZE = 32;         // one data block: the DMA and UB alignment unit
+constexpr uint32_t ONE_REPEAT_BYTE_SIZE = 256;  // what one vector instruction repeat consumes
+constexpr uint32_t BLOCK_CUBE = 16;           // rows (and columns) of a cube fractal
+constexpr uint32_t CUBE_MAX_SIZE = 256;       // elements of a 16 x 16 fractal
+constexpr uint32_t QBUF_MAX_LEN = 64;         // buffers one TPipe can hand out
+constexpr int32_t QUE_MAX_EVENT = 8;          // event ids per HardEvent
+
+// Capacities of the modelled core (Atlas A2). The UB size is the launch's (current_block().ub_bytes).
+constexpr std::size_t L1_BYTES = 512 * 1024;
+constexpr std::size_t L0A_BYTES = 64 * 1024;
+constexpr std::size_t L0B_BYTES = 64 * 1024;
+constexpr std::size_t L0C_BYTES = 128 * 1024;
+
+// The physical memory behind a logical position (the A2 mapping).
+constexpr Hardware GetPhyType(TPosition position) {
+    switch (position) {
+        case TPosition::GM: return Hardware::GM;
+        case TPosition::A1:
+        case TPosition::B1:
+        case TPosition::C1:
+        case TPosition::TSCM: return Hardware::L1;
+        case TPosition::A2: return Hardware::L0A;
+        case TPosition::B2: return Hardware::L0B;
+        case TPosition::CO1: return Hardware::L0C;
+        case TPosition::C2: return Hardware::BIAS;
+        case TPosition::CO2:
+        case TPosition::VECIN:
+        case TPosition::VECOUT:
+        case TPosition::VECCALC: return Hardware::UB;
+        default: return Hardware::MAX;
+    }
+}
+
+constexpr const char* PositionName(TPosition position) {
+    switch (position) {
+        case TPosition::GM: return "GM";
+        case TPosition::A1: return "A1";
+        case TPosition::A2: return "A2";
+        case TPosition::B1: return "B1";
+        case TPosition::B2: return "B2";
+        case TPosition::C1: return "C1";
+        case TPosition::C2: return "C2";
+        case TPosition::CO1: return "CO1";
+        case TPosition::CO2: return "CO2";
+        case TPosition::VECIN: return "VECIN";
+        case TPosition::VECOUT: return "VECOUT";
+        case TPosition::VECCALC: return "VECCALC";
+        case TPosition::SPM: return "SPM";
+        case TPosition::TSCM: return "TSCM";
+        default: return "unsupported position";
+    }
+}
+
+constexpr const char* HardwareName(Hardware hardware) {
+    switch (hardware) {
+        case Hardware::GM: return "GM";
+        case Hardware::UB: return "UB";
+        case Hardware::L1: return "L1";
+        case Hardware::L0A: return "L0A";
+        case Hardware::L0B: return "L0B";
+        case Hardware::L0C: return "L0C";
+        case Hardware::BIAS: return "BiasTable";
+        case Hardware::FIXBUF: return "FixBuffer";
+        default: return "unsupported memory";
+    }
+}
+
+// This block's index and the launch's block count (numBlocks).
+__aicore__ inline int64_t GetBlockIdx() { return block_idx; }
+__aicore__ inline int64_t GetBlockNum() { return block_num; }
+
+}  // namespace AscendC

@@ -1,0 +1,372 @@
+#pragma once
+// Launching Ascend C kernels on the CPU. Three forms reach the same launcher:
+//
+//   ACLRT_LAUNCH_KERNEL(add_custom)(numBlocks, stream, x, y, z);   // CANN's generated-wrapper form
+//   add_custom<<<numBlocks, dynUBufSize, stream>>>(x, y, z);        // kernel sources compiled by
+//                                                                   // canopy_add_kernels (CMake)
+//   aclrtLaunchKernel(func, numBlocks, args, argsSize, stream);     // handle form (acl_rt.h), for
+//                                                                   // kernels registered below
+//
+// A launch is one operation of its stream: it runs after the work enqueued before it, its blocks run
+// block-parallel on the device's workers, and a block that faults fails the stream (the next
+// synchronize returns the code; aclGetRecentErrMsg names kernel, block and API). The launch calls
+// return 0 once the launch is enqueued, else the aclError that rejected it (also reported through
+// aclrtGetLastError / aclGetRecentErrMsg like any AscendCL call).
+//
+// This header is plain C++: no code generation. `<<<...>>>` is not C++, so canopy_add_kernels
+// copies such sources into the build folder with only the launch syntax rewritten into a
+// ChevronLaunch expression, and registers the kernels they define (CANOPY_REGISTER_KERNEL).
+#include <array>
+#include <bit>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+#include <new>
+#include <tuple>
+#include <type_traits>
+#include <typeinfo>
+#include <utility>
+
+#include "canopy/kernel/block.h"
+
+namespace canopy::kernel {
+
+// numBlocks of a launch lies in [1, max_blocks] (logical cores, as on the NPU).
+inline constexpr std::uint32_t max_blocks = 65535;
+
+// One kernel with its captured arguments, called once per block. Type-erased and move-only, with
+// room for five pointer arguments inline, so that the launch operation (64 bytes of inline storage
+// in the engine) allocates nothing for typical kernels.
+class KernelCall {
+public:
+    static constexpr std::size_t inline_capacity = 40;
+
+    template <class F, class = std::enable_if_t<!std::is_same_v<std::decay_t<F>, KernelCall>>>
+    explicit KernelCall(F&& body) {
+        using Body = std::decay_t<F>;
+        if constexpr (fits_inline<Body>) {
+            ::new (static_cast<void*>(storage_)) Body(std::forward<F>(body));
+        } else {
+            ::new (static_cast<void*>(storage_)) Body*(new Body(std::forward<F>(body)));
+        }
+        ops_ = &ops_for<Body>;
+    }
+    KernelCall(KernelCall&& other) noexcept : ops_(other.ops_) {
+        if (ops_) {
+            ops_->relocate(other.storage_, storage_);
+            other.ops_ = nullptr;
+        }
+    }
+    KernelCall& operator=(KernelCall&&) = delete;
+    KernelCall(const KernelCall&) = delete;
+    KernelCall& operator=(const KernelCall&) = delete;
+    ~KernelCall() {
+        if (ops_) ops_->destroy(storage_);
+    }
+
+    // Runs the kernel for the block set in current_block(). Blocks of one launch call it concurrently.
+    void operator()() const { ops_->run(storage_); }
+
+private:
+    struct Ops {
+        void (*run)(const void* storage);
+        void (*relocate)(void* from, void* to) noexcept;  // move-constructs into `to`, destroys `from`
+        void (*destroy)(void* storage) noexcept;
+    };
+
+    template <class Body>
+    static constexpr bool fits_inline = sizeof(Body) <= inline_capacity && alignof(Body) <= alignof(void*) &&
+                                        std::is_nothrow_move_constructible_v<Body>;
+
+    template <class Body>
+    static constexpr Ops make_ops() {
+        if constexpr (fits_inline<Body>) {
+            return Ops{[](const void* p) { (*static_cast<const Body*>(p))(); },
+                       [](void* from, void* to) noexcept {
+                           ::new (to) Body(std::move(*static_cast<Body*>(from)));
+                           static_cast<Body*>(from)->~Body();
+                       },
+                       [](void* p) noexcept { static_cast<Body*>(p)->~Body(); }};
+        } else {
+            return Ops{[](const void* p) { (**static_cast<Body* const*>(p))(); },
+                       [](void* from, void* to) noexcept { ::new (to) Body*(*static_cast<Body**>(from)); },
+                       [](void* p) noexcept { delete *static_cast<Body**>(p); }};
+        }
+    }
+    template <class Body>
+    static constexpr Ops ops_for = make_ops<Body>();
+
+    const Ops* ops_ = nullptr;
+    alignas(void*) unsigned char storage_[inline_capacity];
+};
+
+// What the launch forms hand to the launcher.
+struct LaunchRequest {
+    const char* kernel;           // the kernel's name, with static storage duration
+    const void* symbol;           // the kernel function's address (to find a cooperative registration)
+    std::uint32_t num_blocks;     // checked against [1, max_blocks]
+    std::uint32_t dyn_ubuf_bytes; // added to the configured Unified Buffer size of every block
+    void* stream;                 // aclrtStream; NULL is the current context's default stream
+    const char* api;              // the launch form, naming the call in error messages
+};
+
+// Enqueues the launch on its stream. Returns ACL_SUCCESS (0) or the aclError that rejected it.
+[[nodiscard]] CANOPY_KERNEL_API std::uint32_t launch(const LaunchRequest& request, KernelCall&& call) noexcept;
+
+namespace detail {
+
+template <class Function>
+struct KernelSignature {
+    static_assert(sizeof(Function) == 0, "a kernel is a function returning void: extern \"C\" __global__ __aicore__ void name(...)");
+};
+template <class... Parameters>
+struct KernelSignature<void (*)(Parameters...)> {
+    static_assert(((!std::is_reference_v<Parameters> ||
+                    std::is_const_v<std::remove_reference_t<Parameters>>) && ...),
+                  "kernel parameters are passed by value: the blocks of a launch share one copy of the arguments");
+    using Parameter = std::tuple<Parameters...>;
+    // What a launch keeps of its arguments until the blocks run.
+    using Stored = std::tuple<std::remove_cv_t<std::remove_reference_t<Parameters>>...>;
+    static constexpr std::size_t arity = sizeof...(Parameters);
+};
+template <class... Parameters>
+struct KernelSignature<void (*)(Parameters...) noexcept> : KernelSignature<void (*)(Parameters...)> {};
+
+template <auto Kernel>
+using SignatureOf = KernelSignature<decltype(Kernel)>;
+
+// Converts one launch argument to the kernel's parameter type the way CANN's generated launch
+// wrapper accepts it: a __gm__ pointer parameter (the wrapper declares it void*) takes any object
+// pointer, so device memory from aclrtMalloc (void*) passes for GM_ADDR (uint8_t*) or float*; a
+// struct passed by value may also be given by pointer (the wrapper takes T*); scalars convert as in
+// a function call.
+template <class Parameter, class Argument>
+Parameter convert_argument(Argument&& argument) {
+    using P = std::remove_cv_t<Parameter>;
+    using A = std::remove_cvref_t<Argument>;
+    if constexpr (std::is_pointer_v<P> && std::is_pointer_v<A>) {
+        using From = std::remove_pointer_t<A>;
+        using To = std::remove_pointer_t<P>;
+        if constexpr (std::is_convertible_v<A, P>) {
+            return argument;
+        } else {
+            static_assert(std::is_object_v<From> || std::is_void_v<From>,
+                          "a function pointer cannot be passed for a __gm__ pointer parameter");
+            static_assert(!std::is_const_v<From> || std::is_const_v<To>,
+                          "a pointer to const cannot be passed for a non-const __gm__ pointer parameter");
+            if constexpr (std::is_const_v<From>) return static_cast<P>(static_cast<const void*>(argument));
+            else return static_cast<P>(static_cast<void*>(argument));
+        }
+    } else if constexpr (std::is_class_v<P> && std::is_pointer_v<A> &&
+                         std::is_same_v<std::remove_cv_t<std::remove_pointer_t<A>>, P>) {
+        return *argument;
+    } else {
+        static_assert(std::is_convertible_v<Argument&&, P>,
+                      "a launch argument does not convert to the kernel's parameter type");
+        P converted = std::forward<Argument>(argument);
+        return converted;
+    }
+}
+
+template <auto Kernel, std::size_t... I, class... Arguments>
+KernelCall bind_arguments(std::index_sequence<I...>, Arguments&&... arguments) {
+    using Signature = SignatureOf<Kernel>;
+    typename Signature::Stored stored{
+        convert_argument<std::tuple_element_t<I, typename Signature::Stored>>(std::forward<Arguments>(arguments))...};
+    return KernelCall([stored]() { std::apply(Kernel, stored); });
+}
+
+// The kernel with its arguments captured by value.
+template <auto Kernel, class... Arguments>
+KernelCall bind_kernel(Arguments&&... arguments) {
+    static_assert(sizeof...(Arguments) == SignatureOf<Kernel>::arity,
+                  "the launch passes a different number of arguments than the kernel has parameters");
+    return bind_arguments<Kernel>(std::make_index_sequence<sizeof...(Arguments)>{},
+                                  std::forward<Arguments>(arguments)...);
+}
+
+template <auto Kernel>
+const void* symbol_of() {
+    return reinterpret_cast<const void*>(Kernel);
+}
+
+}  // namespace detail
+
+// ACLRT_LAUNCH_KERNEL(name)(numBlocks, stream, args...): returns 0 or the aclError.
+template <auto Kernel>
+class WrapperLaunch {
+public:
+    explicit constexpr WrapperLaunch(const char* name) : name_(name) {}
+
+    template <class... Arguments>
+    std::uint32_t operator()(std::uint32_t numBlocks, void* stream, Arguments&&... arguments) const {
+        return launch(LaunchRequest{name_, detail::symbol_of<Kernel>(), numBlocks, 0, stream, "ACLRT_LAUNCH_KERNEL"},
+                      detail::bind_kernel<Kernel>(std::forward<Arguments>(arguments)...));
+    }
+
+private:
+    const char* name_;
+};
+
+// The second value between <<< and >>>: the dynamic Unified Buffer size in bytes. Older samples
+// pass nullptr there (the slot once held an L2 control pointer), which means 0.
+struct DynamicUBufSize {
+    std::uint32_t bytes;
+    constexpr DynamicUBufSize(std::nullptr_t) : bytes(0) {}
+    constexpr DynamicUBufSize(const void* l2ctrl) : bytes(0) { static_cast<void>(l2ctrl); }
+    template <class Integer, std::enable_if_t<std::is_integral_v<Integer>, int> = 0>
+    constexpr DynamicUBufSize(Integer value) : bytes(static_cast<std::uint32_t>(value)) {}
+};
+
+// What canopy_add_kernels rewrites `name<<<numBlocks, dynUBufSize, stream>>>(args...)` into:
+// `::canopy::kernel::ChevronLaunch<name>("name", numBlocks, dynUBufSize, stream)(args...)`, an
+// expression yielding 0 or the aclError as uint32_t.
+template <auto Kernel>
+class ChevronLaunch {
+public:
+    ChevronLaunch(const char* name, std::uint32_t numBlocks, DynamicUBufSize dynUBufSize, void* stream)
+        : name_(name), num_blocks_(numBlocks), dyn_ubuf_bytes_(dynUBufSize.bytes), stream_(stream) {}
+
+    template <class... Arguments>
+    std::uint32_t operator()(Arguments&&... arguments) const {
+        return launch(LaunchRequest{name_, detail::symbol_of<Kernel>(), num_blocks_, dyn_ubuf_bytes_, stream_, "<<<>>>"},
+                      detail::bind_kernel<Kernel>(std::forward<Arguments>(arguments)...));
+    }
+
+private:
+    const char* name_;
+    std::uint32_t num_blocks_;
+    std::uint32_t dyn_ubuf_bytes_;
+    void* stream_;
+};
+
+// ---- Registration: makes a kernel findable by aclrtGetFuncBySymbol (its address) and, inside a
+// kernel shared library, by aclrtBinaryGetFunction (its name), and launchable from a packed
+// argument blob (aclrtLaunchKernel, aclrtKernelArgsAppend).
+
+// One parameter in a packed argument blob. The layout is that of CANN's generated launch wrapper:
+// parameters in order, each at an offset aligned to its alignment rounded up to 4 bytes (pointers
+// and 64-bit scalars to 8; bool, 16- and 32-bit scalars to 4).
+struct KernelParameter {
+    std::size_t size;
+    std::size_t alignment;
+    std::size_t offset;
+    const std::type_info* type;
+};
+
+struct KernelRegistration {
+    const char* name;
+    const void* symbol;
+    const KernelParameter* parameters;
+    std::size_t arity;
+    // Reads the arguments from a packed blob and runs the kernel for the block set in current_block().
+    void (*invoke_packed)(const std::byte* arguments);
+    // All blocks must run at once (the kernel calls SyncAll).
+    bool cooperative;
+};
+
+// The registration must stay alive until unregister_kernel (a static object of the module that
+// defines the kernel: registered at load, unregistered at unload).
+CANOPY_KERNEL_API void register_kernel(const KernelRegistration& registration);
+CANOPY_KERNEL_API void unregister_kernel(const KernelRegistration& registration);
+
+namespace detail {
+
+constexpr std::size_t packed_alignment(std::size_t natural) { return (natural + 3) / 4 * 4; }
+
+template <class... Parameters>
+struct PackedLayout {
+    static constexpr std::size_t count = sizeof...(Parameters);
+    static constexpr std::array<std::size_t, count> sizes{sizeof(Parameters)...};
+    static constexpr std::array<std::size_t, count> alignments{packed_alignment(alignof(Parameters))...};
+    static constexpr std::array<std::size_t, count> offsets = [] {
+        std::array<std::size_t, count> result{};
+        std::size_t at = 0;
+        for (std::size_t i = 0; i < count; ++i) {
+            at = (at + alignments[i] - 1) / alignments[i] * alignments[i];
+            result[i] = at;
+            at += sizes[i];
+        }
+        return result;
+    }();
+};
+
+template <class Stored>
+struct PackedLayoutOf;
+template <class... Parameters>
+struct PackedLayoutOf<std::tuple<Parameters...>> : PackedLayout<Parameters...> {
+    static std::array<KernelParameter, sizeof...(Parameters)> describe() {
+        std::array<KernelParameter, sizeof...(Parameters)> result{};
+        const std::type_info* types[] = {&typeid(Parameters)..., nullptr};
+        for (std::size_t i = 0; i < sizeof...(Parameters); ++i) {
+            result[i] = KernelParameter{PackedLayout<Parameters...>::sizes[i], PackedLayout<Parameters...>::alignments[i],
+                                        PackedLayout<Parameters...>::offsets[i], types[i]};
+        }
+        return result;
+    }
+};
+
+template <class Tuple>
+struct AllTriviallyCopyable;
+template <class... T>
+struct AllTriviallyCopyable<std::tuple<T...>> : std::bool_constant<(std::is_trivially_copyable_v<T> && ...)> {};
+
+template <class T>
+T load_packed(const std::byte* at) {
+    std::array<std::byte, sizeof(T)> raw;
+    std::memcpy(raw.data(), at, sizeof(T));
+    return std::bit_cast<T>(raw);
+}
+
+template <auto Kernel, std::size_t... I>
+void invoke_packed(const std::byte* arguments, std::index_sequence<I...>) {
+    using Stored = typename SignatureOf<Kernel>::Stored;
+    using Layout = PackedLayoutOf<Stored>;
+    static_cast<void>(arguments);  // unused by a kernel without parameters
+    Kernel(load_packed<std::tuple_element_t<I, Stored>>(arguments + Layout::offsets[I])...);
+}
+
+}  // namespace detail
+
+template <auto Kernel>
+class KernelRegistrar {
+    using Signature = detail::SignatureOf<Kernel>;
+    using Stored = typename Signature::Stored;
+
+public:
+    KernelRegistrar(const char* name, bool cooperative)
+        : parameters_(detail::PackedLayoutOf<Stored>::describe()),
+          registration_{name, detail::symbol_of<Kernel>(), parameters_.data(), Signature::arity,
+                        [](const std::byte* arguments) {
+                            detail::invoke_packed<Kernel>(arguments, std::make_index_sequence<Signature::arity>{});
+                        },
+                        cooperative} {
+        static_assert(detail::AllTriviallyCopyable<Stored>::value,
+                      "a registered kernel's parameters must be trivially copyable: they are read from a packed blob");
+        register_kernel(registration_);
+    }
+    ~KernelRegistrar() { unregister_kernel(registration_); }
+    KernelRegistrar(const KernelRegistrar&) = delete;
+    KernelRegistrar& operator=(const KernelRegistrar&) = delete;
+
+private:
+    std::array<KernelParameter, Signature::arity> parameters_;
+    KernelRegistration registration_;
+};
+
+}  // namespace canopy::kernel
+
+// CANN's generated-wrapper launch: ACLRT_LAUNCH_KERNEL(name)(numBlocks, stream, args...) -> uint32_t.
+#define ACLRT_LAUNCH_KERNEL(kernel_function) ::canopy::kernel::WrapperLaunch<kernel_function>(#kernel_function)
+
+// Registers a kernel defined in this translation unit (write it after the definition, at the same
+// namespace scope): `CANOPY_REGISTER_KERNEL(add_custom);`. canopy_add_kernels adds these lines by
+// itself for the __global__ kernels its sources define. A kernel that calls SyncAll must be
+// registered cooperative so that all its blocks run at once.
+#define CANOPY_REGISTER_KERNEL(kernel_function) CANOPY_KERNEL_REGISTRAR_(kernel_function, false, __COUNTER__)
+#define CANOPY_REGISTER_COOPERATIVE_KERNEL(kernel_function) CANOPY_KERNEL_REGISTRAR_(kernel_function, true, __COUNTER__)
+#define CANOPY_KERNEL_REGISTRAR_(kernel_function, cooperative, counter) \
+    CANOPY_KERNEL_REGISTRAR_NAMED_(kernel_function, cooperative, counter)
+#define CANOPY_KERNEL_REGISTRAR_NAMED_(kernel_function, cooperative, counter)                      \
+    [[maybe_unused]] static ::canopy::kernel::KernelRegistrar<kernel_function> canopy_kernel_registrar_##counter( \
+        #kernel_function, cooperative)

@@ -1,0 +1,30 @@
+#pragma once
+// The block-parallel launcher: one kernel launch is one operation of its stream; when it runs, its
+// blocks run on the device's workers with the thread-local BlockContext set for each block.
+// Callers (api/src/kernel.cpp) validate the request first: the stream is live, numBlocks is in
+// [1, max_blocks] (and at most max_cooperative_blocks for a cooperative kernel).
+#include <cstdint>
+
+#include "canopy/engine/stream.h"
+#include "canopy/kernel/launch.h"
+
+namespace canopy::kernel {
+
+// A cooperative launch runs one thread per block so that SyncAll can hold every block; on the NPU
+// SyncAll needs all blocks resident at once, i.e. at most one block per core (24 cube, 48 vector
+// cores on Atlas A2), so real kernels stay far below this bound.
+inline constexpr std::uint32_t max_cooperative_blocks = 512;
+
+struct LaunchPlan {
+    const char* kernel;             // name; must outlive the operation
+    std::uint32_t num_blocks;
+    std::uint32_t dyn_ubuf_bytes;
+    bool cooperative;               // all blocks at once, one thread each (SyncAll)
+};
+
+// Enqueues the launch as one operation of `stream`. A block that raises a KernelFault (or leaves a
+// deferred fault, or throws) stops the launch and fails the operation with
+// OperationError(code, "kernel <name> block <i>/<n>: <message>").
+void enqueue_launch(engine::Stream& stream, const LaunchPlan& plan, KernelCall&& call);
+
+}  // namespace canopy::kernel

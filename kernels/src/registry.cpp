@@ -1,0 +1,126 @@
+#include "registry.h"
+
+#include <cxxabi.h>
+#include <dlfcn.h>
+#include <link.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <mutex>
+
+namespace canopy::kernel {
+
+std::string demangled(const std::type_info& type) {
+    int status = 0;
+    char* text = abi::__cxa_demangle(type.name(), nullptr, nullptr, &status);
+    std::string result = (status == 0 && text) ? text : type.name();
+    std::free(text);
+    return result;
+}
+
+std::size_t RegisteredKernel::packed_end() const {
+    if (arity() == 0) return 0;
+    const KernelParameter& last = parameter(arity() - 1);
+    return last.offset + last.size;
+}
+
+std::size_t RegisteredKernel::packed_size() const {
+    std::size_t alignment = 1;
+    for (std::size_t i = 0; i < arity(); ++i) alignment = std::max(alignment, parameter(i).alignment);
+    return (packed_end() + alignment - 1) / alignment * alignment;
+}
+
+std::string RegisteredKernel::signature() const {
+    std::string text = name + "(";
+    for (std::size_t i = 0; i < arity(); ++i) {
+        const KernelParameter& p = parameter(i);
+        if (i) text += ", ";
+        text += demangled(*p.type) + " [" + std::to_string(p.size) + " bytes at offset " + std::to_string(p.offset) + "]";
+    }
+    return text + ")";
+}
+
+KernelRegistry& KernelRegistry::instance() {
+    // Never destroyed: kernel modules unregister from their static destructors, which may run after
+    // this library's own at process exit.
+    static KernelRegistry* registry = new KernelRegistry;
+    return *registry;
+}
+
+const void* KernelRegistry::module_of(const void* address) {
+    Dl_info info{};
+    struct link_map* map = nullptr;
+    if (dladdr1(address, &info, reinterpret_cast<void**>(&map), RTLD_DL_LINKMAP) == 0) return nullptr;
+    return map;
+}
+
+void KernelRegistry::add(const KernelRegistration& registration) {
+    const void* module = module_of(registration.symbol);
+    std::unique_lock lock(mutex_);
+    Entry& entry = by_symbol_[registration.symbol];
+    if (!entry.kernel) {
+        entry.kernel = std::make_shared<RegisteredKernel>();
+        entry.kernel->name = registration.name;
+        entry.kernel->symbol = registration.symbol;
+        entry.kernel->module = module;
+        entry.kernel->registration = &registration;
+    }
+    entry.registrations.push_back(&registration);
+    if (registration.cooperative && !entry.kernel->cooperative) {
+        entry.kernel->cooperative = true;
+        cooperative_count_.fetch_add(1, std::memory_order_relaxed);
+    }
+}
+
+void KernelRegistry::remove(const KernelRegistration& registration) {
+    std::unique_lock lock(mutex_);
+    auto found = by_symbol_.find(registration.symbol);
+    if (found == by_symbol_.end()) return;
+    Entry& entry = found->second;
+    std::erase(entry.registrations, &registration);
+    if (!entry.registrations.empty()) {
+        // The record's parameter table belongs to the registration going away: use a remaining one.
+        entry.kernel->registration = entry.registrations.front();
+        return;
+    }
+    entry.kernel->alive.store(false, std::memory_order_release);
+    if (entry.kernel->cooperative) cooperative_count_.fetch_sub(1, std::memory_order_relaxed);
+    by_symbol_.erase(found);
+}
+
+std::shared_ptr<RegisteredKernel> KernelRegistry::find_symbol(const void* symbol) const {
+    std::shared_lock lock(mutex_);
+    auto found = by_symbol_.find(symbol);
+    return found == by_symbol_.end() ? nullptr : found->second.kernel;
+}
+
+KernelRegistry::Lookup KernelRegistry::find_in_module(const void* module, std::string_view name) const {
+    Lookup lookup;
+    std::shared_lock lock(mutex_);
+    for (const auto& [symbol, entry] : by_symbol_) {
+        if (entry.kernel->module != module) continue;
+        if (entry.kernel->name == name) {
+            ++lookup.matches;
+            lookup.kernel = entry.kernel;
+        } else {
+            lookup.available.push_back(entry.kernel->name);
+        }
+    }
+    if (lookup.matches > 1) lookup.kernel = nullptr;
+    std::sort(lookup.available.begin(), lookup.available.end());
+    return lookup;
+}
+
+bool KernelRegistry::cooperative(const void* symbol) const {
+    // Launches of ordinary kernels pay one relaxed load while no cooperative kernel is registered.
+    if (cooperative_count_.load(std::memory_order_relaxed) == 0) return false;
+    std::shared_lock lock(mutex_);
+    auto found = by_symbol_.find(symbol);
+    return found != by_symbol_.end() && found->second.kernel->cooperative;
+}
+
+void register_kernel(const KernelRegistration& registration) { KernelRegistry::instance().add(registration); }
+
+void unregister_kernel(const KernelRegistration& registration) { KernelRegistry::instance().remove(registration); }
+
+}  // namespace canopy::kernel

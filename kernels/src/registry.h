@@ -1,0 +1,76 @@
+#pragma once
+// The process-wide registry of kernels (CANOPY_REGISTER_KERNEL objects). It outlives aclInit /
+// aclFinalize: kernels register when the module that defines them is loaded (program start or
+// dlopen) and unregister when it is unloaded.
+#include <atomic>
+#include <memory>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "canopy/kernel/launch.h"
+
+namespace canopy::kernel {
+
+// One kernel as the runtime knows it. Shared with the function handles made from it, which check
+// `alive` so that a kernel whose module was unloaded is refused instead of called.
+struct RegisteredKernel {
+    std::string name;
+    const void* symbol = nullptr;
+    const void* module = nullptr;  // the link_map of the executable or shared library defining it
+    const KernelRegistration* registration = nullptr;
+    bool cooperative = false;
+    std::atomic<bool> alive{true};
+    // The aclrtGetFuncBySymbol handle made for it, so that asking again returns the same handle.
+    std::atomic<void*> symbol_handle{nullptr};
+
+    const KernelParameter& parameter(std::size_t i) const { return registration->parameters[i]; }
+    std::size_t arity() const { return registration->arity; }
+    // The size of the kernel's packed argument blob: the end of its last parameter, and that end
+    // rounded up to the largest parameter alignment (sizeof of the equivalent struct).
+    std::size_t packed_end() const;
+    std::size_t packed_size() const;
+    // "add_custom(unsigned char* @0, unsigned char* @8, unsigned int @16)", for error messages.
+    std::string signature() const;
+};
+
+class KernelRegistry {
+public:
+    static KernelRegistry& instance();
+
+    void add(const KernelRegistration& registration);
+    void remove(const KernelRegistration& registration);
+
+    std::shared_ptr<RegisteredKernel> find_symbol(const void* symbol) const;
+
+    struct Lookup {
+        std::shared_ptr<RegisteredKernel> kernel;  // null when not found or ambiguous
+        std::size_t matches = 0;
+        std::vector<std::string> available;        // the module's kernel names, when not found
+    };
+    Lookup find_in_module(const void* module, std::string_view name) const;
+
+    // Whether a kernel registered at this address must run all its blocks at once.
+    bool cooperative(const void* symbol) const;
+
+    // The link_map of the module containing `address`, or nullptr.
+    static const void* module_of(const void* address);
+
+private:
+    KernelRegistry() = default;
+
+    struct Entry {
+        std::shared_ptr<RegisteredKernel> kernel;
+        std::vector<const KernelRegistration*> registrations;  // the same kernel may be registered twice
+    };
+
+    mutable std::shared_mutex mutex_;
+    std::unordered_map<const void*, Entry> by_symbol_;
+    std::atomic<int> cooperative_count_{0};
+};
+
+std::string demangled(const std::type_info& type);
+
+}  // namespace canopy::kernel
