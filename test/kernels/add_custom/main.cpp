@@ -8,7 +8,7 @@
 #include <cstring>
 
 #include "acl/acl.h"
-#include "kernel_shim.h"  // the samples include "kernel_operator.h"
+#include "kernel_operator.h"
 
 #define CHECK_ACL(x)                                                                        \
     do {                                                                                    \
