@@ -6,8 +6,8 @@
 // each burst in the UB out to 32 bytes. The GM side of every move is checked against the
 // GlobalTensor's SetGlobalBuffer size (507042 on reads, 507043 on writes), the local side against
 // the LocalTensor's length (507015).
-#include <cstdint>
 #include <algorithm>
+#include <cstdint>
 #include <cstring>
 
 #include "canopy/kernel/ascendc/check.h"
