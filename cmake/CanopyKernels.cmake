@@ -14,9 +14,10 @@
 # Works in-tree and from the installed package: everything it uses is found relative to this file.
 include_guard(GLOBAL)
 
-set(_CANOPY_KERNEL_REWRITE_SCRIPT "${CMAKE_CURRENT_LIST_DIR}/CanopyKernelRewrite.cmake")
-
 function(canopy_add_kernels target)
+  # Found beside this file from the function itself: a variable set when the file is included
+  # would be visible only in the folder that included it first (include_guard skips the others).
+  set(rewrite_script "${CMAKE_CURRENT_FUNCTION_LIST_DIR}/CanopyKernelRewrite.cmake")
   cmake_parse_arguments(PARSE_ARGV 1 ARG "STATIC;SHARED;MODULE;OBJECT" "" "SOURCES")
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "canopy_add_kernels(${target}): unexpected arguments ${ARG_UNPARSED_ARGUMENTS}")
@@ -62,8 +63,8 @@ function(canopy_add_kernels target)
     get_filename_component(input_dir "${input}" DIRECTORY)
     add_custom_command(
       OUTPUT "${output}"
-      COMMAND "${CMAKE_COMMAND}" "-DINPUT=${input}" "-DOUTPUT=${output}" -P "${_CANOPY_KERNEL_REWRITE_SCRIPT}"
-      DEPENDS "${input}" "${_CANOPY_KERNEL_REWRITE_SCRIPT}"
+      COMMAND "${CMAKE_COMMAND}" "-DINPUT=${input}" "-DOUTPUT=${output}" -P "${rewrite_script}"
+      DEPENDS "${input}" "${rewrite_script}"
       COMMENT "Rewriting kernel launches of ${source}"
       VERBATIM)
     target_sources(${target} PRIVATE "${output}")
