@@ -47,16 +47,19 @@ TEST_CASE("copies, memsets and event records across two streams do not grow the 
     Runtime rt;
     Stream producer, consumer;
     Event event;
+    Event consumed;  // the next memset must not overwrite what the consumer is still copying
     void *device = nullptr, *pinned = nullptr;
     REQUIRE_ACL(aclrtMalloc(&device, 256, ACL_MEM_MALLOC_HUGE_FIRST));
     REQUIRE_ACL(aclrtMallocHost(&pinned, 256));
     auto run_phase = [&] {
-        for (int done = 0; done < kOperationsPerPhase / 4; done += kBatch / 4) {
-            for (int i = 0; i < kBatch / 4; ++i) {
+        for (int done = 0; done < kOperationsPerPhase / 6; done += kBatch / 6) {
+            for (int i = 0; i < kBatch / 6; ++i) {
                 REQUIRE_ACL(aclrtMemsetAsync(device, 256, i & 0xff, 256, producer));
                 REQUIRE_ACL(aclrtRecordEvent(event, producer));
                 REQUIRE_ACL(aclrtStreamWaitEvent(consumer, event));
                 REQUIRE_ACL(aclrtMemcpyAsync(pinned, 256, device, 256, ACL_MEMCPY_DEVICE_TO_HOST, consumer));
+                REQUIRE_ACL(aclrtRecordEvent(consumed, consumer));
+                REQUIRE_ACL(aclrtStreamWaitEvent(producer, consumed));
             }
             REQUIRE_ACL(aclrtSynchronizeStream(consumer));
             REQUIRE_ACL(aclrtSynchronizeStream(producer));
