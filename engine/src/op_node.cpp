@@ -68,10 +68,6 @@ bool OpNode::add_successor(OpNode* successor, std::uint32_t generation) {
 
 bool OpNode::release(std::int32_t count) { return pending_.fetch_sub(count, std::memory_order_acq_rel) == count; }
 
-void OpNode::release_dependency() {
-    if (release()) start();
-}
-
 void OpNode::start() {
     if (!runs_inline_) {
         armed_.store(stream_, std::memory_order_release);

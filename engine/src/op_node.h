@@ -49,9 +49,6 @@ public:
     void add_dependency() { pending_.fetch_add(1, std::memory_order_relaxed); }
     // Drops a dependency that turned out not to be needed; the guard keeps the count above zero.
     void drop_dependency() { pending_.fetch_sub(1, std::memory_order_relaxed); }
-    // The release that brings the count to zero makes the node ready: event nodes, whose work is
-    // a few stores, run at once on the releasing thread; all others become TBB tasks.
-    void release_dependency();
 
     // Makes `next` the node's successor in its stream; false if this node has already finished.
     // A node is recycled once its finish() is over and it is no longer its stream's tail:
@@ -77,7 +74,9 @@ public:
     Stream& stream() const { return *stream_; }
 
 private:
-    bool release(std::int32_t count = 1);  // true when it released the last dependency
+    // True when it released the last dependency. The node is then ready: event nodes, whose work
+    // is a few stores, run at once on the releasing thread (start); all others become TBB tasks.
+    bool release(std::int32_t count = 1);
     void run_task();
     OpNode* run(bool may_continue);
     void start();
