@@ -20,6 +20,7 @@
 
 #include "acl/acl.h"
 #include "canopy/kernel/launch.h"
+#include "acl_runtime.h"
 #include "driver.h"
 
 extern "C" void bench_empty_kernel() {}
@@ -41,24 +42,11 @@ void check(aclError error, benchmark::State& state) {
     if (error != ACL_SUCCESS) state.SkipWithError(aclGetRecentErrMsg() ? aclGetRecentErrMsg() : "acl call failed");
 }
 
-struct Runtime {
-    Runtime() {
-        aclInit(nullptr);
-        aclrtSetDevice(0);
-        aclrtCreateStream(&stream);
-    }
-    aclrtStream stream = nullptr;
-};
-
-Runtime& runtime() {
-    static Runtime instance;
-    return instance;
-}
 
 void nothing(void*) {}
 
 void host_task_round_trip(benchmark::State& state) {
-    aclrtStream stream = runtime().stream;
+    aclrtStream stream = canopy::bench::acl_runtime().stream;
     for (auto _ : state) {
         check(aclrtLaunchHostFunc(stream, nothing, nullptr), state);
         check(aclrtSynchronizeStream(stream), state);
@@ -67,7 +55,7 @@ void host_task_round_trip(benchmark::State& state) {
 BENCHMARK(host_task_round_trip)->Name("kernel_1_block/baseline");
 
 void launch_1_block(benchmark::State& state) {
-    aclrtStream stream = runtime().stream;
+    aclrtStream stream = canopy::bench::acl_runtime().stream;
     for (auto _ : state) {
         check(static_cast<aclError>(ACLRT_LAUNCH_KERNEL(bench_empty_kernel)(1, stream)), state);
         check(aclrtSynchronizeStream(stream), state);
@@ -79,7 +67,7 @@ BENCHMARK(launch_1_block)->Name("kernel_1_block/canopy");
 void (*volatile empty_block)() = bench_empty_kernel;
 
 void raw_parallel_for_1024(benchmark::State& state) {
-    runtime();  // the same process state as the Canopy case (TBB's global thread limit)
+    canopy::bench::acl_runtime();  // the same process state as the Canopy case (TBB's global thread limit)
     for (auto _ : state) {
         oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::uint32_t>(0, 1024),
                                   [](const oneapi::tbb::blocked_range<std::uint32_t>& range) {
@@ -90,7 +78,7 @@ void raw_parallel_for_1024(benchmark::State& state) {
 BENCHMARK(raw_parallel_for_1024)->Name("kernel_1024_blocks/baseline");
 
 void launch_1024_blocks(benchmark::State& state) {
-    aclrtStream stream = runtime().stream;
+    aclrtStream stream = canopy::bench::acl_runtime().stream;
     for (auto _ : state) {
         check(static_cast<aclError>(ACLRT_LAUNCH_KERNEL(bench_empty_kernel)(1024, stream)), state);
         check(aclrtSynchronizeStream(stream), state);
@@ -113,7 +101,7 @@ struct Vectors {
 };
 
 Vectors& vectors() {
-    runtime();
+    canopy::bench::acl_runtime();
     static Vectors instance;
     return instance;
 }
@@ -137,7 +125,7 @@ BENCHMARK(raw_vector_add)->Name("plain_kernel_vector_add_16M/baseline")->Unit(be
 
 void launch_vector_add(benchmark::State& state) {
     Vectors& v = vectors();
-    aclrtStream stream = runtime().stream;
+    aclrtStream stream = canopy::bench::acl_runtime().stream;
     for (auto _ : state) {
         check(static_cast<aclError>(ACLRT_LAUNCH_KERNEL(bench_vector_add)(vector_blocks, stream, v.x, v.y, v.z)), state);
         check(aclrtSynchronizeStream(stream), state);

@@ -25,25 +25,12 @@
 
 #include "acl/acl.h"
 #include "canopy/kernel/launch.h"
+#include "acl_runtime.h"
 #include "driver.h"
 #include "reference_ops.h"
 
 namespace {
 
-// One runtime for the whole process, as an application would have.
-struct Runtime {
-    Runtime() {
-        aclInit(nullptr);
-        aclrtSetDevice(0);
-        aclrtCreateStream(&stream);
-    }
-    aclrtStream stream = nullptr;
-};
-
-Runtime& runtime() {
-    static Runtime instance;
-    return instance;
-}
 
 // Device memory initialised from host data once; freed at exit.
 template <typename T>
@@ -70,7 +57,7 @@ std::vector<float> add_input(unsigned seed) {
 }
 
 void vector_add_canopy(benchmark::State& state) {
-    Runtime& rt = runtime();
+    canopy::bench::AclRuntime& rt = canopy::bench::acl_runtime();
     const std::vector<float> x = add_input(1), y = add_input(2);
     void* x_device = device_copy(x);
     void* y_device = device_copy(y);
@@ -140,7 +127,7 @@ void set_matmul_counters(benchmark::State& state) {
 }
 
 void matmul_canopy(benchmark::State& state) {
-    Runtime& rt = runtime();
+    canopy::bench::AclRuntime& rt = canopy::bench::acl_runtime();
     const std::vector<half> a = matmul_input(3), b = matmul_input(4);
     void* a_device = device_copy(a);
     void* b_device = device_copy(b);

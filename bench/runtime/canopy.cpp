@@ -2,13 +2,13 @@
 #include <sys/resource.h>
 
 #include <atomic>
-#include <cstdlib>
 #include <chrono>
 #include <cstring>
 #include <thread>
 #include <vector>
 
 #include "acl/acl.h"
+#include "acl_runtime.h"
 #include "driver.h"
 
 namespace {
@@ -17,15 +17,7 @@ void check(aclError error, benchmark::State& state) {
     if (error != ACL_SUCCESS) state.SkipWithError(aclGetRecentErrMsg());
 }
 
-// One runtime for the whole process, as an application would have.
-struct Runtime {
-    Runtime() {
-        aclInit(std::getenv("CANOPY_BENCH_CONFIG"));
-        aclrtSetDevice(0);
-    }
-};
-
-void ensure_runtime() { static Runtime runtime; }
+void ensure_runtime() { canopy::bench::acl_runtime(); }
 
 void nothing(void*) {}
 
