@@ -68,7 +68,8 @@ std::optional<Allocation> MemoryRegistry::find(const void* ptr) const {
 
 namespace {
 // Below this a single memcpy is faster than splitting; above it, 1 MiB pieces keep every thread
-// of the arena streaming.
+// of the arena streaming. The pieces are balanced dynamically: the arena has one more slot than
+// workers (for a helping host thread), so a static split would wait for a descheduled thread.
 constexpr std::size_t parallel_threshold = std::size_t{4} << 20;
 constexpr std::size_t piece = std::size_t{1} << 20;
 
@@ -81,8 +82,7 @@ void for_each_piece(std::size_t count, Body body) {
             const std::size_t begin = range.begin() * piece;
             const std::size_t end = std::min(count, range.end() * piece);
             body(begin, end - begin);
-        },
-        oneapi::tbb::static_partitioner());
+        });
 }
 }  // namespace
 

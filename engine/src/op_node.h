@@ -60,6 +60,11 @@ public:
     // A synchronizing thread runs a ready node of its own stream itself, if no worker has taken
     // it yet: true if this thread claimed it (then it must run it with run_claimed).
     bool claim(const Stream& stream);
+    // Whether the work spreads over threads (copies, memsets, kernels); read after a claim.
+    bool splits_work() const {
+        return operation_.kind == OpKind::memcpy || operation_.kind == OpKind::memset ||
+               operation_.kind == OpKind::kernel;
+    }
     // Runs a claimed node and the successors it makes ready in its stream, while `keep_going`.
     template <class KeepGoing>
     void run_claimed(KeepGoing keep_going);

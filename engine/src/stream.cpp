@@ -110,7 +110,14 @@ bool Stream::wait_finished(std::uint64_t target, std::int64_t deadline_ns) {
     while (finished_.load(std::memory_order_acquire) < target) {
         OpNode* offered = helps ? offered_.load(std::memory_order_acquire) : nullptr;
         if (offered && offered->claim(*this)) {
-            offered->run_claimed([&] { return finished_.load(std::memory_order_relaxed) < target; });
+            auto keep_going = [&] { return finished_.load(std::memory_order_relaxed) < target; };
+            // Copies and kernels split their work with parallel_for: inside the device's arena
+            // its workers share it; outside, this thread would be nearly alone.
+            if (offered->splits_work()) {
+                device().arena().execute([&] { offered->run_claimed(keep_going); });
+            } else {
+                offered->run_claimed(keep_going);
+            }
             idle_rounds = 0;
             continue;
         }
