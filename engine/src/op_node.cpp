@@ -70,8 +70,10 @@ bool OpNode::release(std::int32_t count) { return pending_.fetch_sub(count, std:
 
 void OpNode::start() {
     if (!runs_inline_) {
-        armed_.store(stream_, std::memory_order_release);
+        // Offered before it is armed: once armed it may be taken, run and finished at once, and
+        // its stream destroyed, so this thread must not touch the stream after arming it.
         stream_->offer(this);
+        armed_.store(stream_, std::memory_order_release);
         node_.try_put(flow::continue_msg());
         return;
     }
