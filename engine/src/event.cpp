@@ -85,7 +85,8 @@ Failure Event::synchronize(std::int32_t timeout_ms) {
     }
     if (target == 0) return {};
     auto reached = [&] { return finished_.load(std::memory_order_seq_cst) >= target; };
-    for (int spin = 0; spin < 4096 && !reached(); ++spin) std::this_thread::yield();
+    // A short spin (tens of microseconds) catches records about to run before sleeping.
+    for (int spin = 0; spin < 64 && !reached(); ++spin) std::this_thread::yield();
     std::unique_lock lock(sleep_mutex_);
     sleepers_.fetch_add(1, std::memory_order_seq_cst);
     bool done = true;
