@@ -103,11 +103,9 @@ aclError aclrtGetRunMode(aclrtRunMode* runMode) {
 
 const char* aclrtGetSocName(void) {
     const char* name = nullptr;
-    // Canopy models an Atlas A2 (arch 2201) part: 192 KiB UB per core.
-    call("aclrtGetSocName", [&] {
-        state();
-        name = "Ascend910B4";
-    });
+    // Canopy models an Atlas A2 (arch 2201) part: 192 KiB UB per core. The part is known before
+    // aclInit, as on the device: build scripts ask for it to pick SOC_VERSION.
+    call("aclrtGetSocName", [&] { name = "Ascend910B4"; });
     return name;
 }
 
