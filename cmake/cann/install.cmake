@@ -1,0 +1,35 @@
+# The install prefix as a CANN installation, so that CANN's own samples build and run against it
+# with ASCEND_HOME_PATH=<prefix>:
+#   <prefix>/set_env.sh, bin/setenv.bash       the environment (cmake/cann/setenv.bash)
+#   <prefix>/include                           acl/ headers and the kernel API (kernel_operator.h)
+#   <prefix>/lib64/libascendcl.so              the runtime; libacl_rt.so is the same library
+#   <prefix>/lib64/cmake/canopy, pkgconfig     find_package(canopy CONFIG) and canopy.pc
+#   <prefix>/tikcpp/ascendc_kernel_cmake       ascendc.cmake (ascendc_library and companions)
+# Libraries go to lib64 whatever GNUInstallDirs would choose: CANN's scripts look there.
+include(CMakePackageConfigHelpers)
+set(CANOPY_INSTALL_LIBDIR lib64)
+set(canopy_package_dir ${CANOPY_INSTALL_LIBDIR}/cmake/canopy)
+set(canopy_cann_dir ${CMAKE_CURRENT_LIST_DIR})
+
+install(TARGETS ascendcl EXPORT canopyTargets
+  LIBRARY DESTINATION ${CANOPY_INSTALL_LIBDIR}
+  INCLUDES DESTINATION include)
+# CANN ships the runtime as libacl_rt.so beside libascendcl.so; programs link either by name or by
+# path. One library under both names keeps one runtime state per process.
+file(CREATE_LINK libascendcl.so.${PROJECT_VERSION_MAJOR} ${PROJECT_BINARY_DIR}/libacl_rt.so SYMBOLIC)
+install(FILES ${PROJECT_BINARY_DIR}/libacl_rt.so DESTINATION ${CANOPY_INSTALL_LIBDIR})
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/api/include/ ${PROJECT_SOURCE_DIR}/kernels/include/ DESTINATION include)
+
+install(EXPORT canopyTargets NAMESPACE canopy:: DESTINATION ${canopy_package_dir})
+configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/canopyConfig.cmake.in ${PROJECT_BINARY_DIR}/canopyConfig.cmake
+  INSTALL_DESTINATION ${canopy_package_dir})
+write_basic_package_version_file(${PROJECT_BINARY_DIR}/canopyConfigVersion.cmake COMPATIBILITY SameMajorVersion)
+install(FILES ${PROJECT_BINARY_DIR}/canopyConfig.cmake ${PROJECT_BINARY_DIR}/canopyConfigVersion.cmake
+  ${PROJECT_SOURCE_DIR}/cmake/CanopyKernels.cmake ${PROJECT_SOURCE_DIR}/cmake/CanopyKernelRewrite.cmake
+  DESTINATION ${canopy_package_dir})
+configure_file(${PROJECT_SOURCE_DIR}/cmake/canopy.pc.in ${PROJECT_BINARY_DIR}/canopy.pc @ONLY)
+install(FILES ${PROJECT_BINARY_DIR}/canopy.pc DESTINATION ${CANOPY_INSTALL_LIBDIR}/pkgconfig)
+
+install(FILES ${canopy_cann_dir}/setenv.bash DESTINATION bin)
+install(FILES ${canopy_cann_dir}/set_env.sh DESTINATION .)
+install(FILES ${canopy_cann_dir}/ascendc.cmake DESTINATION tikcpp/ascendc_kernel_cmake)
