@@ -67,6 +67,10 @@ std::underlying_type_t<Enum> raw_value(const Enum& value) {
 struct KernelFunction;
 struct KernelBinary;
 struct KernelArgs;
+// Notifies (notify.cpp) and labels (label.cpp).
+struct Notify;
+struct Label;
+struct LabelList;
 
 struct State {
     explicit State(const engine::RuntimeConfig& config)
@@ -81,6 +85,9 @@ struct State {
     HandleTable<KernelFunction, HandleTag::function> functions;
     HandleTable<KernelBinary, HandleTag::binary> binaries;
     HandleTable<KernelArgs, HandleTag::args> kernel_args;
+    HandleTable<Notify, HandleTag::notify> notifies;
+    HandleTable<Label, HandleTag::label> labels;
+    HandleTable<LabelList, HandleTag::label_list> label_lists;
 };
 
 // The state, or ACL_ERROR_UNINITIALIZE when aclInit has not been called.

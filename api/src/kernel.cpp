@@ -46,6 +46,16 @@ struct KernelArgs {
     struct Chunk {
         std::size_t offset;
         std::size_t size;
+        // A placeholder (aclrtKernelArgsAppendPlaceHolder) is a pointer parameter whose data the
+        // caller writes into a host buffer of the list; each launch copies that data and passes
+        // the copy's address, as CANN copies it to device memory with the arguments.
+        bool placeholder = false;
+        std::vector<std::byte> buffer;
+    };
+    // Where each placeholder's pointer goes in the packed blob (from Finalize): chunk index, offset.
+    struct Slot {
+        std::size_t chunk;
+        std::size_t packed_offset;
     };
 
     std::shared_ptr<KernelFunction> function;
@@ -54,6 +64,7 @@ struct KernelArgs {
     std::vector<Chunk> chunks;  // reserved up front: an aclrtParamHandle is the address of its chunk
     bool finalized = false;
     std::vector<std::byte> packed;  // from Finalize: the kernel's packed argument blob
+    std::vector<Slot> placeholder_slots;
 };
 
 namespace {
@@ -209,20 +220,24 @@ thread_local std::weak_ptr<KernelArgs> thread_args;
 // Turns the appended chunks into the kernel's packed blob. Either every parameter was appended on
 // its own (chunk i is parameter i), or the chunks, at their 8-byte aligned offsets, already form
 // the packed blob (one struct holding all arguments, or several parameters per chunk).
-std::vector<std::byte> pack_appended(const KernelArgs& args) {
+std::vector<std::byte> pack_appended(KernelArgs& args) {
     const kernel::RegisteredKernel& registered = *args.function->kernel;
     const std::size_t arity = registered.arity();
     bool one_per_parameter = args.chunks.size() == arity;
     for (std::size_t i = 0; one_per_parameter && i < arity; ++i)
         one_per_parameter = args.chunks[i].size == registered.parameter(i).size;
     std::vector<std::byte> packed(registered.packed_size());
+    args.placeholder_slots.clear();
     if (one_per_parameter) {
         for (std::size_t i = 0; i < arity; ++i) {
             std::memcpy(packed.data() + registered.parameter(i).offset, args.bytes.data() + args.chunks[i].offset,
                         args.chunks[i].size);
+            if (args.chunks[i].placeholder) args.placeholder_slots.push_back({i, registered.parameter(i).offset});
         }
         return packed;
     }
+    for (std::size_t i = 0; i < args.chunks.size(); ++i)
+        if (args.chunks[i].placeholder) args.placeholder_slots.push_back({i, args.chunks[i].offset});
     const std::size_t appended = args.bytes.size();
     if (appended != registered.packed_end() && appended != registered.packed_size()) {
         fail(ACL_ERROR_INVALID_PARAM,
@@ -233,6 +248,32 @@ std::vector<std::byte> pack_appended(const KernelArgs& args) {
     }
     if (appended > 0) std::memcpy(packed.data(), args.bytes.data(), appended);
     return packed;
+}
+
+// The packed blob followed by a copy of each placeholder's data, its pointer parameter set to its
+// copy. The launch owns the vector, so the copies live as long as the launch.
+std::vector<std::byte> with_placeholder_data(const KernelArgs& args) {
+    constexpr std::size_t data_alignment = 32;
+    std::vector<std::size_t> data_offsets;
+    std::size_t size = args.packed.size();
+    for (const KernelArgs::Slot& slot : args.placeholder_slots) {
+        size = (size + data_alignment - 1) / data_alignment * data_alignment;
+        data_offsets.push_back(size);
+        size += args.chunks[slot.chunk].buffer.size();
+    }
+    // Over-allocated so that the data can start 32-byte aligned whatever the vector's address.
+    std::vector<std::byte> blob(size + data_alignment);
+    std::memcpy(blob.data(), args.packed.data(), args.packed.size());
+    const std::size_t base_shift =
+        (data_alignment - reinterpret_cast<std::uintptr_t>(blob.data()) % data_alignment) % data_alignment;
+    for (std::size_t i = 0; i < args.placeholder_slots.size(); ++i) {
+        const KernelArgs::Slot& slot = args.placeholder_slots[i];
+        const std::vector<std::byte>& data = args.chunks[slot.chunk].buffer;
+        std::byte* copy = blob.data() + data_offsets[i] + base_shift;
+        if (!data.empty()) std::memcpy(copy, data.data(), data.size());
+        std::memcpy(blob.data() + slot.packed_offset, &copy, sizeof copy);
+    }
+    return blob;
 }
 
 }  // namespace
@@ -436,8 +477,57 @@ aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param, size_t p
             (args->bytes.size() + KernelArgs::append_alignment - 1) / KernelArgs::append_alignment * KernelArgs::append_alignment;
         args->bytes.resize(offset + paramSize);
         std::memcpy(args->bytes.data() + offset, param, paramSize);
-        args->chunks.push_back(KernelArgs::Chunk{offset, paramSize});
+        args->chunks.push_back(KernelArgs::Chunk{offset, paramSize, false, {}});
         *paramHandle = &args->chunks.back();
+    });
+}
+
+aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle, aclrtParamHandle* paramHandle) {
+    return call("aclrtKernelArgsAppendPlaceHolder", [&] {
+        require(argsHandle, "argsHandle");
+        require(paramHandle, "paramHandle");
+        State& s = state();
+        std::shared_ptr<KernelArgs> args = args_handle(s, argsHandle, "argsHandle");
+        std::lock_guard lock(args->mutex);
+        if (args->finalized) {
+            fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "argsHandle " + describe(argsHandle) +
+                                                       " is finalized: parameters cannot be appended after aclrtKernelArgsFinalize");
+        }
+        if (args->chunks.size() >= KernelArgs::max_appends) {
+            fail(ACL_ERROR_RT_PARAM_INVALID, "argsHandle " + describe(argsHandle) + " already holds " +
+                                                 std::to_string(KernelArgs::max_appends) + " parameters, the most a list takes");
+        }
+        const std::size_t offset =
+            (args->bytes.size() + KernelArgs::append_alignment - 1) / KernelArgs::append_alignment * KernelArgs::append_alignment;
+        args->bytes.resize(offset + sizeof(void*));  // the pointer, set at each launch
+        args->chunks.push_back(KernelArgs::Chunk{offset, sizeof(void*), true, {}});
+        *paramHandle = &args->chunks.back();
+    });
+}
+
+aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle, aclrtParamHandle paramHandle, size_t dataSize,
+                                             void** bufferAddr) {
+    return call("aclrtKernelArgsGetPlaceHolderBuffer", [&] {
+        require(argsHandle, "argsHandle");
+        require(paramHandle, "paramHandle");
+        require(bufferAddr, "bufferAddr");
+        if (dataSize == 0) fail(ACL_ERROR_INVALID_PARAM, "dataSize is 0");
+        State& s = state();
+        std::shared_ptr<KernelArgs> args = args_handle(s, argsHandle, "argsHandle");
+        std::lock_guard lock(args->mutex);
+        KernelArgs::Chunk* chunk = nullptr;
+        for (KernelArgs::Chunk& candidate : args->chunks)
+            if (&candidate == paramHandle) chunk = &candidate;
+        if (!chunk) {
+            fail(ACL_ERROR_INVALID_PARAM, "paramHandle " + describe(paramHandle) + " is not a parameter of argsHandle " +
+                                              describe(argsHandle));
+        }
+        if (!chunk->placeholder) {
+            fail(ACL_ERROR_INVALID_PARAM, "paramHandle " + describe(paramHandle) +
+                                              " was appended with aclrtKernelArgsAppend, not as a placeholder");
+        }
+        chunk->buffer.assign(dataSize, std::byte{0});
+        *bufferAddr = chunk->buffer.data();
     });
 }
 
@@ -475,7 +565,7 @@ aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlo
             if (!args->finalized) {
                 fail(ACL_ERROR_INVALID_PARAM, "argsHandle " + describe(argsHandle) + " is not finalized: call aclrtKernelArgsFinalize first");
             }
-            blob = args->packed;  // host arguments: copied at the call
+            blob = with_placeholder_data(*args);  // host arguments: copied at the call
         }
         launch_packed(s, function, numBlocks, dyn_ubuf_bytes, stream, nullptr, std::move(blob));
     });

@@ -180,6 +180,23 @@ aclError aclrtMallocHost(void** hostPtr, size_t size) {
     });
 }
 
+// Unified memory: one address for host and device. On a CPU that is ordinary memory, kept as a
+// device allocation of the current device so that aclrtFree, copies and kernels treat it as such;
+// the size is rounded up to 2 MiB as CANN does.
+aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
+    return call("aclrtMemAllocManaged", [&] {
+        require(ptr, "ptr");
+        State& s = state();
+        if (flag != ACL_RT_MEM_ATTACH_GLOBAL)
+            fail(ACL_ERROR_INVALID_PARAM, "flag " + std::to_string(flag) + " must be ACL_RT_MEM_ATTACH_GLOBAL");
+        if (size == 0) fail(ACL_ERROR_INVALID_PARAM, "size is 0");
+        constexpr std::uint64_t granule = std::uint64_t{2} << 20;
+        if (size > (std::uint64_t{1} << 48)) fail(ACL_ERROR_INVALID_PARAM, "size " + std::to_string(size) + " is too large");
+        engine::Device& device = current_context(s).device();
+        *ptr = allocate(s, static_cast<std::size_t>((size + granule - 1) / granule * granule), MemoryKind::device, &device);
+    });
+}
+
 aclError aclrtFree(void* devPtr) {
     return call("aclrtFree", [&] {
         require(devPtr, "devPtr");

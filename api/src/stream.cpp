@@ -143,8 +143,10 @@ aclError aclrtLaunchHostFunc(aclrtStream stream, aclrtHostFunc fn, void* args) {
     return call("aclrtLaunchHostFunc", [&] {
         require(fn, "fn");
         State& s = state();
-        target_stream(s, stream, "stream")
-            .enqueue(engine::Operation{engine::OpKind::host_func, 0, nullptr, [fn, args](engine::OpRun&) { fn(args); }});
+        engine::Stream& target = target_stream(s, stream, "stream");
+        // A stream with a host-function thread (aclrtSubscribeHostFunc) runs it there (callback.cpp).
+        if (s.runtime.reports().launch(engine::ReportHub::Channel::host_func, target, fn, args, true)) return;
+        target.enqueue(engine::Operation{engine::OpKind::host_func, 0, nullptr, [fn, args](engine::OpRun&) { fn(args); }});
     });
 }
 

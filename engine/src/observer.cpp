@@ -28,6 +28,8 @@ const char* to_string(OpKind kind) {
         case OpKind::event_wait: return "event wait";
         case OpKind::event_reset: return "event reset";
         case OpKind::kernel: return "kernel";
+        case OpKind::signal: return "signal";
+        case OpKind::signal_wait: return "signal wait";
     }
     return "operation";
 }

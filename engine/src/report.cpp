@@ -6,24 +6,24 @@
 
 namespace canopy::engine {
 
-ReportHub::Result ReportHub::subscribe(std::uint64_t thread_id, Stream& stream) {
+ReportHub::Result ReportHub::subscribe(Channel channel, std::uint64_t thread_id, Stream& stream) {
     std::lock_guard lock(mutex_);
-    if (stream_owner_.count(&stream)) return Result::repeat_subscribe;
-    auto& subscriber = subscribers_[thread_id];
+    if (stream_owner_.count({channel, &stream})) return Result::repeat_subscribe;
+    auto& subscriber = subscribers_[{channel, thread_id}];
     if (!subscriber) subscriber = std::make_shared<Subscriber>();
     ++subscriber->streams;
-    stream_owner_[&stream] = thread_id;
+    stream_owner_[{channel, &stream}] = thread_id;
     return Result::ok;
 }
 
-ReportHub::Result ReportHub::unsubscribe(std::uint64_t thread_id, Stream& stream) {
+ReportHub::Result ReportHub::unsubscribe(Channel channel, std::uint64_t thread_id, Stream& stream) {
     std::deque<Item> orphans;
     {
         std::lock_guard lock(mutex_);
-        auto owner = stream_owner_.find(&stream);
+        auto owner = stream_owner_.find({channel, &stream});
         if (owner == stream_owner_.end() || owner->second != thread_id) return Result::stream_not_subscribed;
         stream_owner_.erase(owner);
-        auto it = subscribers_.find(thread_id);
+        auto it = subscribers_.find({channel, thread_id});
         Subscriber& subscriber = *it->second;
         for (auto item = subscriber.items.begin(); item != subscriber.items.end();) {
             if (item->stream == &stream) {
@@ -45,27 +45,30 @@ ReportHub::Result ReportHub::unsubscribe(std::uint64_t thread_id, Stream& stream
     return Result::ok;
 }
 
-bool ReportHub::subscribed(const Stream& stream) const {
+bool ReportHub::subscribed(Channel channel, const Stream& stream) const {
     std::lock_guard lock(mutex_);
-    return stream_owner_.count(&stream) != 0;
+    return stream_owner_.count({channel, &stream}) != 0;
 }
 
 void ReportHub::forget(Stream& stream) {
-    std::uint64_t thread_id;
-    {
-        std::lock_guard lock(mutex_);
-        auto owner = stream_owner_.find(&stream);
-        if (owner == stream_owner_.end()) return;
-        thread_id = owner->second;
+    for (Channel channel : {Channel::callback, Channel::host_func}) {
+        std::uint64_t thread_id;
+        {
+            std::lock_guard lock(mutex_);
+            auto owner = stream_owner_.find({channel, &stream});
+            if (owner == stream_owner_.end()) continue;
+            thread_id = owner->second;
+        }
+        unsubscribe(channel, thread_id, stream);
     }
-    unsubscribe(thread_id, stream);
 }
 
-bool ReportHub::launch(Stream& stream, void (*fn)(void*), void* data, bool blocking) {
-    if (!subscribed(stream)) return false;
-    stream.enqueue(Operation{OpKind::callback, 0, nullptr, [this, fn, data, blocking, target = &stream](OpRun& run) {
+bool ReportHub::launch(Channel channel, Stream& stream, void (*fn)(void*), void* data, bool blocking) {
+    if (!subscribed(channel, stream)) return false;
+    const OpKind kind = channel == Channel::callback ? OpKind::callback : OpKind::host_func;
+    stream.enqueue(Operation{kind, 0, nullptr, [this, channel, fn, data, blocking, target = &stream](OpRun& run) {
                                  std::unique_lock lock(mutex_);
-                                 auto owner = stream_owner_.find(target);
+                                 auto owner = stream_owner_.find({channel, target});
                                  if (owner == stream_owner_.end()) {
                                      // Unsubscribed since the launch: nobody will process it, so it
                                      // runs here rather than being lost or blocking the stream.
@@ -73,7 +76,7 @@ bool ReportHub::launch(Stream& stream, void (*fn)(void*), void* data, bool block
                                      fn(data);
                                      return;
                                  }
-                                 Subscriber& subscriber = *subscribers_.at(owner->second);
+                                 Subscriber& subscriber = *subscribers_.at({channel, owner->second});
                                  subscriber.items.push_back(
                                      Item{fn, data, target, blocking ? run.defer() : DeferredCompletion()});
                                  subscriber.ready.notify_one();
@@ -81,9 +84,9 @@ bool ReportHub::launch(Stream& stream, void (*fn)(void*), void* data, bool block
     return true;
 }
 
-ReportHub::Result ReportHub::process(std::uint64_t thread_id, std::int32_t timeout_ms) {
+ReportHub::Result ReportHub::process(Channel channel, std::uint64_t thread_id, std::int32_t timeout_ms) {
     std::unique_lock lock(mutex_);
-    auto it = subscribers_.find(thread_id);
+    auto it = subscribers_.find({channel, thread_id});
     if (it == subscribers_.end()) return Result::thread_not_subscribed;
     std::shared_ptr<Subscriber> subscriber = it->second;
     auto has_work = [&] { return !subscriber->items.empty() || subscriber->streams == 0; };

@@ -47,6 +47,13 @@ typedef void *aclrtStream;
 typedef void *aclrtEvent;
 typedef void *aclrtContext;
 typedef void *aclrtNotify;
+typedef void *aclrtLabel;
+typedef void *aclrtLabelList;
+/* the custom allocator (acl_rt_allocator.h) */
+typedef void *aclrtAllocatorDesc;
+typedef void *aclrtAllocator;
+typedef void *aclrtAllocatorBlock;
+typedef void *aclrtAllocatorAddr;
 /* Upstream declares the following handles in acl_rt.h. */
 typedef void *aclrtBinHandle;
 typedef void *aclrtFuncHandle;
@@ -169,6 +176,12 @@ typedef enum {
     ACL_HIFLOAT4 = 42,
     ACL_HIFLOAT4_SCALE = 43
 } aclDataType;
+
+/* ---- half-precision helpers and element sizes (upstream: acl_base_rt.h) ---- */
+/* CANN's conversions saturate: infinities, NaNs and overflows become +-65504. */
+ACL_FUNC_VISIBILITY float aclFloat16ToFloat(aclFloat16 value);
+ACL_FUNC_VISIBILITY aclFloat16 aclFloatToFloat16(float value);
+ACL_FUNC_VISIBILITY size_t aclDataTypeSize(aclDataType dataType);
 
 #ifdef __cplusplus
 }

@@ -16,6 +16,8 @@ enum class OpKind : std::uint8_t {
     event_wait,
     event_reset,
     kernel,
+    signal,       // notify record, value write: may release a parked signal_wait
+    signal_wait,  // notify wait, value wait (engine/wait_list.h)
 };
 
 const char* to_string(OpKind kind);

@@ -1,0 +1,62 @@
+#pragma once
+// Stream operations that wait for what another stream does (a notify record, a value write)
+// without holding a thread. The waiting operation checks its condition when its stream reaches
+// it; if the condition does not hold yet, the operation parks its deferred completion here and
+// returns, so its node stays unfinished and the stream's later work stays behind it, exactly as
+// behind an event wait's edge. The signalling operation changes the state under the list's lock
+// and finishes the parked waits whose condition now holds.
+#include <cstdint>
+#include <functional>
+#include <list>
+#include <memory>
+#include <mutex>
+#include <string>
+
+#include "canopy/engine/operation.h"
+
+namespace canopy::engine {
+
+class Stream;
+
+class WaitList : public std::enable_shared_from_this<WaitList> {
+public:
+    // Evaluated under the list's lock; returning true may consume what it waited for (a notify).
+    using Condition = std::function<bool()>;
+
+    struct Timeout {
+        std::int64_t ms = 0;  // 0: wait forever
+        int code = 0;         // the stream's failure when it expires
+        std::string message;
+    };
+
+    // Enqueues on `stream` an operation that finishes once `condition` holds. The list must be
+    // owned by a shared_ptr (pending waits keep it alive).
+    void wait(Stream& stream, Condition condition, Timeout timeout);
+    // Enqueues on `stream` an operation that applies `change` under the lock and then finishes the
+    // parked waits whose condition now holds, oldest first.
+    void signal(Stream& stream, std::function<void()> change);
+    // Applies `change` now (not in any stream order), with the same effect on parked waits.
+    void signal_now(const std::function<void()>& change);
+
+    std::size_t parked() const;
+
+private:
+    struct Wait {
+        Condition condition;
+        Timeout timeout;
+    };
+    struct Parked {
+        std::uint64_t id;
+        std::shared_ptr<const Wait> wait;
+        DeferredCompletion completion;
+    };
+
+    void arrive(const std::shared_ptr<const Wait>& wait, OpRun& run);
+    void expire(std::uint64_t id);
+
+    mutable std::mutex mutex_;
+    std::list<Parked> parked_;
+    std::uint64_t next_id_ = 0;
+};
+
+}  // namespace canopy::engine

@@ -1,0 +1,136 @@
+#include "canopy/engine/wait_list.h"
+
+#include <chrono>
+#include <condition_variable>
+#include <map>
+#include <thread>
+#include <vector>
+
+#include "canopy/engine/stream.h"
+
+namespace canopy::engine {
+
+namespace {
+
+// One thread for every timed wait of the process: it sleeps until the earliest deadline, so a
+// timed wait costs no thread of its own. Started by the first timed wait.
+class Deadlines {
+public:
+    using Clock = std::chrono::steady_clock;
+
+    static Deadlines& instance() {
+        static Deadlines deadlines;
+        return deadlines;
+    }
+
+    void add(Clock::time_point when, std::function<void()> expire) {
+        std::lock_guard lock(mutex_);
+        if (!thread_.joinable()) thread_ = std::thread([this] { run(); });
+        pending_.emplace(when, std::move(expire));
+        changed_.notify_one();
+    }
+
+    ~Deadlines() {
+        {
+            std::lock_guard lock(mutex_);
+            stopping_ = true;
+            changed_.notify_one();
+        }
+        if (thread_.joinable()) thread_.join();
+    }
+
+private:
+    void run() {
+        std::unique_lock lock(mutex_);
+        while (!stopping_) {
+            if (pending_.empty()) {
+                changed_.wait(lock);
+                continue;
+            }
+            const auto first = pending_.begin();
+            if (Clock::now() < first->first) {
+                changed_.wait_until(lock, first->first);
+                continue;
+            }
+            std::function<void()> expire = std::move(first->second);
+            pending_.erase(first);
+            lock.unlock();
+            expire();
+            lock.lock();
+        }
+    }
+
+    std::mutex mutex_;
+    std::condition_variable changed_;
+    std::multimap<Clock::time_point, std::function<void()>> pending_;
+    bool stopping_ = false;
+    std::thread thread_;
+};
+
+}  // namespace
+
+void WaitList::wait(Stream& stream, Condition condition, Timeout timeout) {
+    auto wait = std::make_shared<const Wait>(Wait{std::move(condition), std::move(timeout)});
+    stream.enqueue(Operation{OpKind::signal_wait, 0, nullptr,
+                             [self = shared_from_this(), wait = std::move(wait)](OpRun& run) { self->arrive(wait, run); }});
+}
+
+void WaitList::arrive(const std::shared_ptr<const Wait>& wait, OpRun& run) {
+    std::uint64_t id;
+    {
+        std::lock_guard lock(mutex_);
+        if (wait->condition()) return;
+        id = next_id_++;
+        parked_.push_back(Parked{id, wait, run.defer()});
+    }
+    if (wait->timeout.ms > 0) {
+        std::weak_ptr<WaitList> list = weak_from_this();
+        Deadlines::instance().add(Deadlines::Clock::now() + std::chrono::milliseconds(wait->timeout.ms), [list, id] {
+            if (std::shared_ptr<WaitList> alive = list.lock()) alive->expire(id);
+        });
+    }
+}
+
+void WaitList::expire(std::uint64_t id) {
+    Parked expired;
+    {
+        std::lock_guard lock(mutex_);
+        auto it = parked_.begin();
+        while (it != parked_.end() && it->id != id) ++it;
+        if (it == parked_.end()) return;  // released in time
+        expired = std::move(*it);
+        parked_.erase(it);
+    }
+    expired.completion.fail(expired.wait->timeout.code, expired.wait->timeout.message);
+}
+
+void WaitList::signal(Stream& stream, std::function<void()> change) {
+    stream.enqueue(Operation{OpKind::signal, 0, nullptr, [self = shared_from_this(), change = std::move(change)](OpRun&) {
+                                 self->signal_now(change);
+                             }});
+}
+
+void WaitList::signal_now(const std::function<void()>& change) {
+    std::vector<DeferredCompletion> released;
+    {
+        std::lock_guard lock(mutex_);
+        change();
+        for (auto it = parked_.begin(); it != parked_.end();) {
+            if (it->wait->condition()) {
+                released.push_back(std::move(it->completion));
+                it = parked_.erase(it);
+            } else {
+                ++it;
+            }
+        }
+    }
+    // Outside the lock: finishing a wait may run its stream's next operation on this thread.
+    for (DeferredCompletion& completion : released) completion.complete();
+}
+
+std::size_t WaitList::parked() const {
+    std::lock_guard lock(mutex_);
+    return parked_.size();
+}
+
+}  // namespace canopy::engine
