@@ -56,6 +56,10 @@ function(canopy_add_kernels target)
   endif()
 
   set(copies_dir "${CMAKE_CURRENT_BINARY_DIR}/canopy_kernels/${target}")
+  set(header_include "")
+  if(ARG_LAUNCH_HEADERS)
+    set(header_include ";${ARG_LAUNCH_HEADERS}")
+  endif()
   foreach(source IN LISTS ARG_SOURCES)
     get_filename_component(input "${source}" ABSOLUTE BASE_DIR "${CMAKE_CURRENT_SOURCE_DIR}")
     if(NOT EXISTS "${input}")
@@ -95,7 +99,7 @@ function(canopy_add_kernels target)
     set_source_files_properties("${compiled}" TARGET_DIRECTORY ${target} PROPERTIES
       GENERATED TRUE
       LANGUAGE CXX
-      INCLUDE_DIRECTORIES "${input_dir};${ARG_LAUNCH_HEADERS}"
+      INCLUDE_DIRECTORIES "${input_dir}${header_include}"
       COMPILE_OPTIONS "-include;canopy/kernel/launch.h")
   endforeach()
   target_link_libraries(${target} PRIVATE canopy::ascendcl)
