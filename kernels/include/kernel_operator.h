@@ -13,6 +13,8 @@
 #include "canopy/kernel/ascendc/cast.h"
 #include "canopy/kernel/ascendc/reduce.h"
 #include "canopy/kernel/ascendc/vector_ops.h"
+#include "canopy/kernel/ascendc/compare.h"
+#include "canopy/kernel/ascendc/gather.h"
 
 #include "canopy/kernel/ascendc/cube.h"
 

@@ -15,6 +15,16 @@ namespace canopy::kernel {
 // make them wait for each other. Defined by the launcher.
 class CooperativeGroup;
 
+// A block's vector-unit registers (the mask, its mode, the compare mask, the reduction results), set
+// by the kernel API (canopy/kernel/ascendc/vector_unit.h) and reset before every block runs.
+struct VectorRegisters {
+    std::uint64_t mask[2] = {~std::uint64_t(0), ~std::uint64_t(0)};  // low, high
+    bool counter_mode = false;
+    std::uint64_t compare_mask[2] = {0, 0};
+    double reduce_value = 0;
+    std::uint32_t reduce_index = 0;
+};
+
 struct BlockContext {
     std::int64_t index = 0;
     std::int64_t count = 0;
@@ -28,6 +38,7 @@ struct BlockContext {
     // Set when every block of the launch runs at once (a cooperative launch); nullptr when blocks
     // run block-parallel, a few at a time, on the device's workers.
     CooperativeGroup* group = nullptr;
+    VectorRegisters vector;
 };
 
 // The running block; only valid inside a kernel launched by the launcher.

@@ -1,5 +1,5 @@
 #pragma once
-// Cast(dst, src, roundMode, count): element type conversion on UB tiles.
+// Cast: element type conversion on UB tiles, in the count and the high-dimensional forms.
 //
 // Round-to-nearest-even conversions (CAST_NONE, which Ascend C defines as CAST_RINT whenever the
 // conversion is inexact, and CAST_RINT) are Eigen casts. The directed modes (floor, ceil, trunc, ties
@@ -96,32 +96,23 @@ inline Float round_directed(double exact, AscendC::RoundMode mode) {
     }
 }
 
-}  // namespace canopy::kernel::ascendc
-
-namespace AscendC {
-
+// Converts `length` elements at `source` into `target` with `mode`.
 template <typename T, typename U>
-__aicore__ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode,
-                            const uint32_t count) {
-    using namespace canopy::kernel::ascendc;
-    require_vector_operand(dst, count, "Cast", "dst");
-    require_vector_operand(src, count, "Cast", "src");
-    const ConstArrayMap<U> source(src.GetPhyAddr(), count);
+inline void convert_run(T* target, const U* source_data, int64_t length, AscendC::RoundMode roundMode) {
+    using AscendC::RoundMode;
+    const ConstArrayMap<U> source(source_data, length);
+    ArrayMap<T> result(target, length);
     const bool nearest_even = roundMode == RoundMode::CAST_NONE || roundMode == RoundMode::CAST_RINT;
     if constexpr (std::is_same_v<T, U>) {
-        writable(dst, count) = source;
+        result = source;
     } else if constexpr (is_float_like<T>) {
         if (nearest_even) {
-            writable(dst, count) = source.template cast<T>();
-        } else if (roundMode == RoundMode::CAST_FLOOR || roundMode == RoundMode::CAST_CEIL ||
-                   roundMode == RoundMode::CAST_TRUNC || roundMode == RoundMode::CAST_ROUND ||
-                   roundMode == RoundMode::CAST_ODD) {
+            result = source.template cast<T>();
+        } else {
             const RoundMode mode = roundMode;
-            writable(dst, count) = source.unaryExpr([mode](const U& value) {
+            result = source.unaryExpr([mode](const U& value) {
                 return round_directed<T>(static_cast<double>(static_cast<compute_t<U>>(value)), mode);
             });
-        } else {
-            fail_misuse("Cast", round_mode_name(roundMode), " is not a rounding mode");
         }
     } else {
         static_assert(std::is_integral_v<T>, "Cast converts to floating point or integer types");
@@ -133,17 +124,75 @@ __aicore__ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src
         };
         switch (roundMode) {
             case RoundMode::CAST_NONE:
-            case RoundMode::CAST_RINT: writable(dst, count) = saturate(exact.rint()); break;
-            case RoundMode::CAST_FLOOR: writable(dst, count) = saturate(exact.floor()); break;
-            case RoundMode::CAST_CEIL: writable(dst, count) = saturate(exact.ceil()); break;
-            case RoundMode::CAST_ROUND: writable(dst, count) = saturate(exact.round()); break;
+            case RoundMode::CAST_RINT: result = saturate(exact.rint()); break;
+            case RoundMode::CAST_FLOOR: result = saturate(exact.floor()); break;
+            case RoundMode::CAST_CEIL: result = saturate(exact.ceil()); break;
+            case RoundMode::CAST_ROUND: result = saturate(exact.round()); break;
             case RoundMode::CAST_TRUNC:
-                writable(dst, count) = saturate(exact.unaryExpr([](double value) { return std::trunc(value); }));
+                result = saturate(exact.unaryExpr([](double value) { return std::trunc(value); }));
                 break;
-            default:
-                fail_misuse("Cast", round_mode_name(roundMode), " cannot round to an integer type");
+            default: break;  // rejected by require_round_mode
         }
     }
+}
+
+// The rounding modes a conversion into T accepts.
+template <typename T>
+inline void require_round_mode(AscendC::RoundMode roundMode) {
+    using AscendC::RoundMode;
+    const bool directed = roundMode == RoundMode::CAST_FLOOR || roundMode == RoundMode::CAST_CEIL ||
+                          roundMode == RoundMode::CAST_TRUNC || roundMode == RoundMode::CAST_ROUND;
+    const bool known = roundMode == RoundMode::CAST_NONE || roundMode == RoundMode::CAST_RINT || directed ||
+                       roundMode == RoundMode::CAST_ODD;
+    if (!known) [[unlikely]] fail_misuse("Cast", round_mode_name(roundMode), " is not a rounding mode");
+    if (std::is_integral_v<T> && roundMode == RoundMode::CAST_ODD) [[unlikely]] {
+        fail_misuse("Cast", round_mode_name(roundMode), " cannot round to an integer type");
+    }
+}
+
+// A conversion: the repeat's element slots are those of the wider type.
+template <typename T, typename U>
+inline void cast_instruction(VectorInstruction instruction, const AscendC::LocalTensor<T>& dst,
+                             const AscendC::LocalTensor<U>& src, AscendC::RoundMode roundMode,
+                             const AscendC::UnaryRepeatParams& params) {
+    require_round_mode<T>(roundMode);
+    instruction.require_dst_block_stride(params.dstBlkStride);
+    const auto in = instruction.operand("src", Access::read, src, src_strides(params));
+    const auto out = instruction.operand("dst", Access::write, dst, dst_strides(params));
+    instruction.run([&](int64_t repeat, int64_t slot, int64_t length) {
+        convert_run(out.at(repeat, slot), in.at(repeat, slot), length, roundMode);
+    });
+}
+
+template <typename T, typename U>
+inline constexpr int64_t wider_width = sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U);
+
+}  // namespace canopy::kernel::ascendc
+
+namespace AscendC {
+
+template <typename T, typename U>
+__aicore__ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode,
+                            const uint32_t count) {
+    using namespace canopy::kernel::ascendc;
+    cast_instruction(VectorInstruction::first_elements("Cast", wider_width<T, U>, count), dst, src, roundMode,
+                     UnaryRepeatParams{});
+}
+
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode,
+                            const uint64_t mask, const uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {
+    using namespace canopy::kernel::ascendc;
+    cast_instruction(masked_instruction<isSetMask>("Cast", wider_width<T, U>, mask, repeatTime), dst, src, roundMode,
+                     repeatParams);
+}
+
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src, const RoundMode& roundMode,
+                            const uint64_t mask[], const uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {
+    using namespace canopy::kernel::ascendc;
+    cast_instruction(masked_instruction<isSetMask>("Cast", wider_width<T, U>, mask, repeatTime), dst, src, roundMode,
+                     repeatParams);
 }
 
 }  // namespace AscendC

@@ -1,7 +1,9 @@
 #pragma once
-// The vector unit's element-wise instructions on UB tiles, in their count form ("Level 2"): the first
-// `count` elements of each operand. Every operand must be a UB tensor holding at least `count`
-// elements; each instruction is a single Eigen expression over maps of the UB.
+// The vector unit's element-wise instructions on UB tiles, in their three forms: the count form
+// (the first `count` elements of each operand), and the high-dimensional forms with a mask (a bit
+// mask, or the number of leading elements of each repeat), repeatTime and repeat parameters
+// (block and repeat strides). Every form is one VectorInstruction (vector_unit.h): its operands
+// are checked against their allocations and each run of active elements is one Eigen expression.
 #include <cstdint>
 #include <type_traits>
 
@@ -9,186 +11,412 @@
 #include "canopy/kernel/ascendc/eigen_map.h"
 #include "canopy/kernel/ascendc/local_tensor.h"
 #include "canopy/kernel/ascendc/types.h"
+#include "canopy/kernel/ascendc/vector_unit.h"
 
 namespace canopy::kernel::ascendc {
-
-// A vector instruction's operand: a UB tensor starting on a 32-byte boundary (the vector unit reads
-// and writes whole data blocks) with at least `count` elements.
-template <typename T>
-inline void require_vector_operand(const AscendC::LocalTensor<T>& tensor, int64_t count, const char* api,
-                                   const char* role) {
-    require_memory(tensor, AscendC::Hardware::UB, api, role);
-    require_elements(tensor, count, api, role);
-    const auto address = reinterpret_cast<std::uintptr_t>(tensor.GetPhyAddr());
-    if (address % AscendC::ONE_BLK_SIZE != 0) [[unlikely]] {
-        fail_misuse(api, role, " starts ", address % AscendC::ONE_BLK_SIZE,
-                    " bytes past a 32-byte boundary; vector operands must be 32-byte aligned");
-    }
-}
-
-template <typename T, typename Operation>
-inline void binary(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src0,
-                   const AscendC::LocalTensor<T>& src1, int32_t count, Operation operation) {
-    require_vector_operand(dst, count, api, "dst");
-    require_vector_operand(src0, count, api, "src0");
-    require_vector_operand(src1, count, api, "src1");
-    store(dst, count, operation(readable(src0, count), readable(src1, count)));
-}
-
-template <typename T, typename Operation>
-inline void unary(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
-                  int32_t count, Operation operation) {
-    require_vector_operand(dst, count, api, "dst");
-    require_vector_operand(src, count, api, "src");
-    store(dst, count, operation(readable(src, count)));
-}
 
 template <typename T>
 constexpr bool is_float_like = std::is_floating_point_v<T> || std::is_same_v<T, Eigen::half> ||
                                std::is_same_v<T, Eigen::bfloat16>;
 
+// `length` elements at `data`, read in compute precision.
+template <typename T>
+inline auto read_run(const T* data, int64_t length) {
+    return ConstArrayMap<T>(data, length).template cast<compute_t<T>>();
+}
+
+template <typename T, typename Expression>
+inline void store_run(T* data, int64_t length, const Expression& value) {
+    ArrayMap<T>(data, length) = value.template cast<T>();
+}
+
+inline Strides dst_strides(const AscendC::BinaryRepeatParams& params) {
+    return {params.dstBlkStride, params.dstRepStride};
+}
+inline Strides src0_strides(const AscendC::BinaryRepeatParams& params) {
+    return {params.src0BlkStride, params.src0RepStride};
+}
+inline Strides src1_strides(const AscendC::BinaryRepeatParams& params) {
+    return {params.src1BlkStride, params.src1RepStride};
+}
+inline Strides dst_strides(const AscendC::UnaryRepeatParams& params) {
+    return {params.dstBlkStride, params.dstRepStride};
+}
+inline Strides src_strides(const AscendC::UnaryRepeatParams& params) {
+    return {params.srcBlkStride, params.srcRepStride};
+}
+
+// dst = operation(src0, src1) over the instruction's active elements.
+template <typename T, typename Operation>
+inline void binary_instruction(VectorInstruction instruction, const AscendC::LocalTensor<T>& dst,
+                               const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<T>& src1,
+                               const AscendC::BinaryRepeatParams& params, Operation operation) {
+    instruction.require_dst_block_stride(params.dstBlkStride);
+    const auto a = instruction.operand("src0", Access::read, src0, src0_strides(params));
+    const auto b = instruction.operand("src1", Access::read, src1, src1_strides(params));
+    const auto out = instruction.operand("dst", Access::write, dst, dst_strides(params));
+    instruction.run([&](int64_t repeat, int64_t slot, int64_t length) {
+        store_run(out.at(repeat, slot), length,
+                  operation(read_run(a.at(repeat, slot), length), read_run(b.at(repeat, slot), length)));
+    });
+}
+
+// dst = operation(src) over the instruction's active elements.
+template <typename T, typename Operation>
+inline void unary_instruction(VectorInstruction instruction, const AscendC::LocalTensor<T>& dst,
+                              const AscendC::LocalTensor<T>& src, const AscendC::UnaryRepeatParams& params,
+                              Operation operation) {
+    instruction.require_dst_block_stride(params.dstBlkStride);
+    const auto in = instruction.operand("src", Access::read, src, src_strides(params));
+    const auto out = instruction.operand("dst", Access::write, dst, dst_strides(params));
+    instruction.run([&](int64_t repeat, int64_t slot, int64_t length) {
+        store_run(out.at(repeat, slot), length, operation(read_run(in.at(repeat, slot), length)));
+    });
+}
+
+// The instruction of a count-form call: with isSetMask = false the mask register decides (set by
+// SetVectorMask, normally in counter mode), as on the NPU.
+template <typename T, bool isSetMask>
+inline VectorInstruction count_instruction(const char* api, int64_t count) {
+    if constexpr (isSetMask) {
+        return VectorInstruction::first_elements(api, sizeof(T), count);
+    } else {
+        return VectorInstruction(api, sizeof(T), (count + repeat_elements<T> - 1) / repeat_elements<T>);
+    }
+}
+
+// A bitwise operation on integer elements (Eigen has no bitwise array operators).
+template <typename Bitwise>
+inline auto bitwise(Bitwise bitwise_operation) {
+    return [bitwise_operation](const auto& a, const auto& b) {
+        using Element = typename std::decay_t<decltype(a)>::Scalar;
+        return a.binaryExpr(b, [bitwise_operation](Element x, Element y) {
+            return static_cast<Element>(bitwise_operation(x, y));
+        });
+    };
+}
+
 }  // namespace canopy::kernel::ascendc
+
+// The three forms of a binary instruction `name`, computing `expression` of arrays a and b.
+#define CANOPY_BINARY_INSTRUCTION(name, requirement, ...)                                                          \
+    template <typename T, bool isSetMask = true>                                                                   \
+    __aicore__ inline void name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, \
+                                uint64_t mask[], const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) { \
+        requirement;                                                                                               \
+        canopy::kernel::ascendc::binary_instruction(                                                              \
+            canopy::kernel::ascendc::masked_instruction<isSetMask>(#name, sizeof(T), mask, repeatTime), dst, src0,  \
+            src1, repeatParams, __VA_ARGS__);                                                                      \
+    }                                                                                                              \
+    template <typename T, bool isSetMask = true>                                                                   \
+    __aicore__ inline void name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, \
+                                uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {  \
+        requirement;                                                                                               \
+        canopy::kernel::ascendc::binary_instruction(                                                              \
+            canopy::kernel::ascendc::masked_instruction<isSetMask>(#name, sizeof(T), mask, repeatTime), dst, src0,  \
+            src1, repeatParams, __VA_ARGS__);                                                                      \
+    }                                                                                                              \
+    template <typename T, bool isSetMask = true>                                                                   \
+    __aicore__ inline void name(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1, \
+                                const int32_t& count) {                                                            \
+        requirement;                                                                                               \
+        canopy::kernel::ascendc::binary_instruction(                                                              \
+            canopy::kernel::ascendc::count_instruction<T, isSetMask>(#name, count), dst, src0, src1,               \
+            BinaryRepeatParams{}, __VA_ARGS__);                                                                    \
+    }
+
+// The three forms of a unary instruction `name`.
+#define CANOPY_UNARY_INSTRUCTION(name, requirement, ...)                                                           \
+    template <typename T, bool isSetMask = true>                                                                   \
+    __aicore__ inline void name(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask[],             \
+                                const uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {                 \
+        requirement;                                                                                               \
+        canopy::kernel::ascendc::unary_instruction(                                                               \
+            canopy::kernel::ascendc::masked_instruction<isSetMask>(#name, sizeof(T), mask, repeatTime), dst, src,   \
+            repeatParams, __VA_ARGS__);                                                                            \
+    }                                                                                                              \
+    template <typename T, bool isSetMask = true>                                                                   \
+    __aicore__ inline void name(const LocalTensor<T>& dst, const LocalTensor<T>& src, uint64_t mask,               \
+                                const uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {                 \
+        requirement;                                                                                               \
+        canopy::kernel::ascendc::unary_instruction(                                                               \
+            canopy::kernel::ascendc::masked_instruction<isSetMask>(#name, sizeof(T), mask, repeatTime), dst, src,   \
+            repeatParams, __VA_ARGS__);                                                                            \
+    }                                                                                                              \
+    template <typename T, bool isSetMask = true>                                                                   \
+    __aicore__ inline void name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) {      \
+        requirement;                                                                                               \
+        canopy::kernel::ascendc::unary_instruction(canopy::kernel::ascendc::count_instruction<T, isSetMask>(#name, \
+                                                                                                        count),    \
+                                                   dst, src, UnaryRepeatParams{}, __VA_ARGS__);                    \
+    }
+
+// The three forms of a tensor-scalar instruction `name`; the expression sees the scalar as `s`.
+#define CANOPY_SCALAR_INSTRUCTION(name, requirement, ...)                                                          \
+    template <typename T, bool isSetMask = true>                                                                   \
+    __aicore__ inline void name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,        \
+                                uint64_t mask[], const uint8_t repeatTime, const UnaryRepeatParams& repeatParams) { \
+        requirement;                                                                                               \
+        const auto s = static_cast<canopy::kernel::ascendc::compute_t<T>>(scalarValue);                            \
+        canopy::kernel::ascendc::unary_instruction(                                                               \
+            canopy::kernel::ascendc::masked_instruction<isSetMask>(#name, sizeof(T), mask, repeatTime), dst, src,   \
+            repeatParams, __VA_ARGS__);                                                                            \
+    }                                                                                                              \
+    template <typename T, bool isSetMask = true>                                                                   \
+    __aicore__ inline void name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,        \
+                                uint64_t mask, const uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {   \
+        requirement;                                                                                               \
+        const auto s = static_cast<canopy::kernel::ascendc::compute_t<T>>(scalarValue);                            \
+        canopy::kernel::ascendc::unary_instruction(                                                               \
+            canopy::kernel::ascendc::masked_instruction<isSetMask>(#name, sizeof(T), mask, repeatTime), dst, src,   \
+            repeatParams, __VA_ARGS__);                                                                            \
+    }                                                                                                              \
+    template <typename T, bool isSetMask = true>                                                                   \
+    __aicore__ inline void name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,        \
+                                const int32_t& count) {                                                            \
+        requirement;                                                                                               \
+        const auto s = static_cast<canopy::kernel::ascendc::compute_t<T>>(scalarValue);                            \
+        canopy::kernel::ascendc::unary_instruction(canopy::kernel::ascendc::count_instruction<T, isSetMask>(#name, \
+                                                                                                        count),    \
+                                                   dst, src, UnaryRepeatParams{}, __VA_ARGS__);                    \
+    }
 
 namespace AscendC {
 
 // ---- dst = src0 (op) src1 ----------------------------------------------------------------------
 
-template <typename T, bool isSetMask = true>
-__aicore__ inline void Add(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
-                           const int32_t& count) {
-    canopy::kernel::ascendc::binary("Add", dst, src0, src1, count, [](const auto& a, const auto& b) { return a + b; });
-}
-
-template <typename T, bool isSetMask = true>
-__aicore__ inline void Sub(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
-                           const int32_t& count) {
-    canopy::kernel::ascendc::binary("Sub", dst, src0, src1, count, [](const auto& a, const auto& b) { return a - b; });
-}
-
-template <typename T, bool isSetMask = true>
-__aicore__ inline void Mul(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
-                           const int32_t& count) {
-    canopy::kernel::ascendc::binary("Mul", dst, src0, src1, count, [](const auto& a, const auto& b) { return a * b; });
-}
-
+CANOPY_BINARY_INSTRUCTION(Add, , [](const auto& a, const auto& b) { return a + b; })
+CANOPY_BINARY_INSTRUCTION(Sub, , [](const auto& a, const auto& b) { return a - b; })
+CANOPY_BINARY_INSTRUCTION(Mul, , [](const auto& a, const auto& b) { return a * b; })
 // Floating point only, as on the A2 (an integer division by zero would also kill the process).
-template <typename T, bool isSetMask = true>
-__aicore__ inline void Div(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
-                           const int32_t& count) {
-    static_assert(canopy::kernel::ascendc::is_float_like<T>, "Div supports half, bfloat16_t and float");
-    canopy::kernel::ascendc::binary("Div", dst, src0, src1, count, [](const auto& a, const auto& b) { return a / b; });
-}
-
-template <typename T, bool isSetMask = true>
-__aicore__ inline void Max(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
-                           const int32_t& count) {
-    canopy::kernel::ascendc::binary("Max", dst, src0, src1, count,
-                                    [](const auto& a, const auto& b) { return a.max(b); });
-}
-
-template <typename T, bool isSetMask = true>
-__aicore__ inline void Min(const LocalTensor<T>& dst, const LocalTensor<T>& src0, const LocalTensor<T>& src1,
-                           const int32_t& count) {
-    canopy::kernel::ascendc::binary("Min", dst, src0, src1, count,
-                                    [](const auto& a, const auto& b) { return a.min(b); });
-}
-
-// ---- dst = src (op) scalar ---------------------------------------------------------------------
-
-template <typename T, bool isSetMask = true>
-__aicore__ inline void Adds(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,
-                            const int32_t& count) {
-    const auto scalar = static_cast<canopy::kernel::ascendc::compute_t<T>>(scalarValue);
-    canopy::kernel::ascendc::unary("Adds", dst, src, count, [scalar](const auto& a) { return a + scalar; });
-}
-
-template <typename T, bool isSetMask = true>
-__aicore__ inline void Muls(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,
-                            const int32_t& count) {
-    const auto scalar = static_cast<canopy::kernel::ascendc::compute_t<T>>(scalarValue);
-    canopy::kernel::ascendc::unary("Muls", dst, src, count, [scalar](const auto& a) { return a * scalar; });
-}
-
-template <typename T, bool isSetMask = true>
-__aicore__ inline void Maxs(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,
-                            const int32_t& count) {
-    const auto scalar = static_cast<canopy::kernel::ascendc::compute_t<T>>(scalarValue);
-    canopy::kernel::ascendc::unary("Maxs", dst, src, count, [scalar](const auto& a) { return a.max(scalar); });
-}
-
-template <typename T, bool isSetMask = true>
-__aicore__ inline void Mins(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,
-                            const int32_t& count) {
-    const auto scalar = static_cast<canopy::kernel::ascendc::compute_t<T>>(scalarValue);
-    canopy::kernel::ascendc::unary("Mins", dst, src, count, [scalar](const auto& a) { return a.min(scalar); });
-}
-
-// dst = src >= 0 ? src : src * scalar
-template <typename T, bool isSetMask = true>
-__aicore__ inline void LeakyRelu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const T& scalarValue,
-                                 const int32_t& count) {
-    const auto scalar = static_cast<canopy::kernel::ascendc::compute_t<T>>(scalarValue);
-    canopy::kernel::ascendc::unary("LeakyRelu", dst, src, count, [scalar](const auto& a) {
-        return (a >= decltype(scalar)(0)).select(a, a * scalar);
-    });
-}
-
-// dst = dst + src * scalar (src may be half while dst is float).
-template <typename T, typename U, bool isSetMask = true>
-__aicore__ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U& scalarValue,
-                            const int32_t& count) {
-    using namespace canopy::kernel::ascendc;
-    using Compute = compute_t<T>;
-    require_vector_operand(dst, count, "Axpy", "dst");
-    require_vector_operand(src, count, "Axpy", "src");
-    const Compute scalar = static_cast<Compute>(static_cast<compute_t<U>>(scalarValue));
-    store(dst, count, readable(dst, count) + readable(src, count).template cast<Compute>() * scalar);
-}
+CANOPY_BINARY_INSTRUCTION(Div,
+                          static_assert(canopy::kernel::ascendc::is_float_like<T>,
+                                        "Div supports half, bfloat16_t and float"),
+                          [](const auto& a, const auto& b) { return a / b; })
+CANOPY_BINARY_INSTRUCTION(Max, , [](const auto& a, const auto& b) { return a.max(b); })
+CANOPY_BINARY_INSTRUCTION(Min, , [](const auto& a, const auto& b) { return a.min(b); })
+CANOPY_BINARY_INSTRUCTION(AddRelu, , [](const auto& a, const auto& b) {
+    return (a + b).max(typename std::decay_t<decltype(a + b)>::Scalar(0));
+})
+CANOPY_BINARY_INSTRUCTION(SubRelu, , [](const auto& a, const auto& b) {
+    return (a - b).max(typename std::decay_t<decltype(a - b)>::Scalar(0));
+})
+CANOPY_BINARY_INSTRUCTION(And, static_assert(std::is_integral_v<T>, "And works on integer elements"),
+                          canopy::kernel::ascendc::bitwise([](auto x, auto y) { return x & y; }))
+CANOPY_BINARY_INSTRUCTION(Or, static_assert(std::is_integral_v<T>, "Or works on integer elements"),
+                          canopy::kernel::ascendc::bitwise([](auto x, auto y) { return x | y; }))
 
 // ---- dst = f(src) ------------------------------------------------------------------------------
 
-template <typename T, bool isSetMask = true>
-__aicore__ inline void Exp(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) {
-    canopy::kernel::ascendc::unary("Exp", dst, src, count, [](const auto& a) { return a.exp(); });
+CANOPY_UNARY_INSTRUCTION(Exp, , [](const auto& a) { return a.exp(); })
+CANOPY_UNARY_INSTRUCTION(Ln, , [](const auto& a) { return a.log(); })
+CANOPY_UNARY_INSTRUCTION(Abs, , [](const auto& a) { return a.abs(); })
+CANOPY_UNARY_INSTRUCTION(Sqrt, , [](const auto& a) { return a.sqrt(); })
+CANOPY_UNARY_INSTRUCTION(Rsqrt, , [](const auto& a) { return a.rsqrt(); })
+CANOPY_UNARY_INSTRUCTION(Reciprocal, , [](const auto& a) { return a.inverse(); })
+CANOPY_UNARY_INSTRUCTION(Relu, , [](const auto& a) {
+    return a.max(typename std::decay_t<decltype(a)>::Scalar(0));
+})
+CANOPY_UNARY_INSTRUCTION(Not, static_assert(std::is_integral_v<T>, "Not works on integer elements"),
+                         [](const auto& a) {
+                             using Element = typename std::decay_t<decltype(a)>::Scalar;
+                             return a.unaryExpr([](Element x) { return static_cast<Element>(~x); });
+                         })
+
+// ---- dst = src (op) scalar ---------------------------------------------------------------------
+
+CANOPY_SCALAR_INSTRUCTION(Adds, , [s](const auto& a) { return a + s; })
+CANOPY_SCALAR_INSTRUCTION(Muls, , [s](const auto& a) { return a * s; })
+CANOPY_SCALAR_INSTRUCTION(Maxs, , [s](const auto& a) { return a.max(s); })
+CANOPY_SCALAR_INSTRUCTION(Mins, , [s](const auto& a) { return a.min(s); })
+// dst = src >= 0 ? src : src * scalar
+CANOPY_SCALAR_INSTRUCTION(LeakyRelu, , [s](const auto& a) { return (a >= decltype(s)(0)).select(a, a * s); })
+CANOPY_SCALAR_INSTRUCTION(ShiftLeft, static_assert(std::is_integral_v<T>, "ShiftLeft works on integer elements"),
+                          [s](const auto& a) {
+                              using Element = typename std::decay_t<decltype(a)>::Scalar;
+                              return a.unaryExpr([s](Element x) { return static_cast<Element>(x << s); });
+                          })
+// Arithmetic for signed elements, logical for unsigned ones (the C++ shift of the element type).
+CANOPY_SCALAR_INSTRUCTION(ShiftRight, static_assert(std::is_integral_v<T>, "ShiftRight works on integer elements"),
+                          [s](const auto& a) {
+                              using Element = typename std::decay_t<decltype(a)>::Scalar;
+                              return a.unaryExpr([s](Element x) { return static_cast<Element>(x >> s); });
+                          })
+
+#undef CANOPY_BINARY_INSTRUCTION
+#undef CANOPY_UNARY_INSTRUCTION
+#undef CANOPY_SCALAR_INSTRUCTION
+
+// ---- dst = dst + src * scalar (src may be half while dst is float) -----------------------------
+
+namespace canopy_detail {
+template <typename T, typename U>
+inline void axpy(canopy::kernel::ascendc::VectorInstruction instruction, const LocalTensor<T>& dst,
+                 const LocalTensor<U>& src, const U& scalarValue, const UnaryRepeatParams& params) {
+    using namespace canopy::kernel::ascendc;
+    using Compute = compute_t<T>;
+    instruction.require_dst_block_stride(params.dstBlkStride);
+    const auto in = instruction.operand("src", Access::read, src, src_strides(params));
+    const auto out = instruction.operand("dst", Access::read_write, dst, dst_strides(params));
+    const Compute scalar = static_cast<Compute>(static_cast<compute_t<U>>(scalarValue));
+    instruction.run([&](int64_t repeat, int64_t slot, int64_t length) {
+        T* target = out.at(repeat, slot);
+        store_run(target, length,
+                  read_run(target, length) + read_run(in.at(repeat, slot), length).template cast<Compute>() * scalar);
+    });
+}
+}  // namespace canopy_detail
+
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U& scalarValue,
+                            uint64_t mask[], const uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {
+    constexpr int64_t width = sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U);
+    canopy_detail::axpy(canopy::kernel::ascendc::masked_instruction<isSetMask>("Axpy", width, mask, repeatTime), dst,
+                        src, scalarValue, repeatParams);
 }
 
-template <typename T, bool isSetMask = true>
-__aicore__ inline void Ln(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) {
-    canopy::kernel::ascendc::unary("Ln", dst, src, count, [](const auto& a) { return a.log(); });
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U& scalarValue, uint64_t mask,
+                            const uint8_t repeatTime, const UnaryRepeatParams& repeatParams) {
+    constexpr int64_t width = sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U);
+    canopy_detail::axpy(canopy::kernel::ascendc::masked_instruction<isSetMask>("Axpy", width, mask, repeatTime), dst,
+                        src, scalarValue, repeatParams);
 }
 
-template <typename T, bool isSetMask = true>
-__aicore__ inline void Abs(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) {
-    canopy::kernel::ascendc::unary("Abs", dst, src, count, [](const auto& a) { return a.abs(); });
-}
-
-template <typename T, bool isSetMask = true>
-__aicore__ inline void Sqrt(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) {
-    canopy::kernel::ascendc::unary("Sqrt", dst, src, count, [](const auto& a) { return a.sqrt(); });
-}
-
-template <typename T, bool isSetMask = true>
-__aicore__ inline void Rsqrt(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) {
-    canopy::kernel::ascendc::unary("Rsqrt", dst, src, count, [](const auto& a) { return a.rsqrt(); });
-}
-
-template <typename T, bool isSetMask = true>
-__aicore__ inline void Reciprocal(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) {
-    canopy::kernel::ascendc::unary("Reciprocal", dst, src, count, [](const auto& a) { return a.inverse(); });
-}
-
-template <typename T, bool isSetMask = true>
-__aicore__ inline void Relu(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t& count) {
-    using Compute = canopy::kernel::ascendc::compute_t<T>;
-    canopy::kernel::ascendc::unary("Relu", dst, src, count, [](const auto& a) { return a.max(Compute(0)); });
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U& scalarValue,
+                            const int32_t& count) {
+    constexpr int64_t width = sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U);
+    canopy_detail::axpy(canopy::kernel::ascendc::VectorInstruction::first_elements("Axpy", width, count), dst, src,
+                        scalarValue, UnaryRepeatParams{});
 }
 
 // ---- dst = scalar ------------------------------------------------------------------------------
 
+namespace canopy_detail {
+template <typename T>
+inline void duplicate(canopy::kernel::ascendc::VectorInstruction instruction, const LocalTensor<T>& dst,
+                      const T& scalarValue, canopy::kernel::ascendc::Strides strides) {
+    using namespace canopy::kernel::ascendc;
+    instruction.require_dst_block_stride(strides.block);
+    const auto out = instruction.operand("dst", Access::write, dst, strides);
+    instruction.run([&](int64_t repeat, int64_t slot, int64_t length) {
+        ArrayMap<T>(out.at(repeat, slot), length).setConstant(scalarValue);
+    });
+}
+}  // namespace canopy_detail
+
+template <typename T, bool isSetMask = true>
+__aicore__ inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, uint64_t mask,
+                                 const uint8_t repeatTime, const uint16_t dstBlockStride,
+                                 const uint8_t dstRepeatStride) {
+    canopy_detail::duplicate(
+        canopy::kernel::ascendc::masked_instruction<isSetMask>("Duplicate", sizeof(T), mask, repeatTime), dst,
+        scalarValue, {dstBlockStride, dstRepeatStride});
+}
+
+template <typename T, bool isSetMask = true>
+__aicore__ inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, uint64_t mask[],
+                                 const uint8_t repeatTime, const uint16_t dstBlockStride,
+                                 const uint8_t dstRepeatStride) {
+    canopy_detail::duplicate(
+        canopy::kernel::ascendc::masked_instruction<isSetMask>("Duplicate", sizeof(T), mask, repeatTime), dst,
+        scalarValue, {dstBlockStride, dstRepeatStride});
+}
+
 template <typename T>
 __aicore__ inline void Duplicate(const LocalTensor<T>& dst, const T& scalarValue, const int32_t& count) {
-    canopy::kernel::ascendc::require_vector_operand(dst, count, "Duplicate", "dst");
-    canopy::kernel::ascendc::writable(dst, count).setConstant(scalarValue);
+    canopy_detail::duplicate(canopy::kernel::ascendc::VectorInstruction::first_elements("Duplicate", sizeof(T), count),
+                             dst, scalarValue, canopy::kernel::ascendc::contiguous_strides);
+}
+
+// dst[i] = firstValue + i over the active elements, i counting every element slot of every repeat.
+namespace canopy_detail {
+template <typename T>
+inline void create_vec_index(canopy::kernel::ascendc::VectorInstruction instruction, const LocalTensor<T>& dst,
+                             const T& firstValue, canopy::kernel::ascendc::Strides strides) {
+    using namespace canopy::kernel::ascendc;
+    instruction.require_dst_block_stride(strides.block);
+    const auto out = instruction.operand("dst", Access::write, dst, strides);
+    const int64_t per_repeat = instruction.active().per_repeat;
+    const auto first = static_cast<compute_t<T>>(firstValue);
+    instruction.run([&](int64_t repeat, int64_t slot, int64_t length) {
+        const auto start = first + static_cast<compute_t<T>>(repeat * per_repeat + slot);
+        ArrayMap<T>(out.at(repeat, slot), length) =
+            Eigen::Array<compute_t<T>, Eigen::Dynamic, 1>::LinSpaced(length, start,
+                                                                    start + static_cast<compute_t<T>>(length - 1))
+                .template cast<T>();
+    });
+}
+}  // namespace canopy_detail
+
+template <typename T>
+__aicore__ inline void CreateVecIndex(LocalTensor<T>& dst, const T& firstValue, uint64_t mask, uint8_t repeatTime,
+                                      uint16_t dstBlkStride, uint8_t dstRepStride) {
+    canopy_detail::create_vec_index(
+        canopy::kernel::ascendc::masked_instruction<true>("CreateVecIndex", sizeof(T), mask, repeatTime), dst,
+        firstValue, {dstBlkStride, dstRepStride});
+}
+
+template <typename T>
+__aicore__ inline void CreateVecIndex(LocalTensor<T>& dst, const T& firstValue, uint64_t mask[], uint8_t repeatTime,
+                                      uint16_t dstBlkStride, uint8_t dstRepStride) {
+    canopy_detail::create_vec_index(
+        canopy::kernel::ascendc::masked_instruction<true>("CreateVecIndex", sizeof(T), mask, repeatTime), dst,
+        firstValue, {dstBlkStride, dstRepStride});
+}
+
+template <typename T>
+__aicore__ inline void CreateVecIndex(LocalTensor<T> dst, const T& firstValue, uint32_t count) {
+    canopy_detail::create_vec_index(
+        canopy::kernel::ascendc::VectorInstruction::first_elements("CreateVecIndex", sizeof(T), count), dst,
+        firstValue, canopy::kernel::ascendc::contiguous_strides);
+}
+
+// ---- Brcb: each of 8 source elements per repeat fills one 32-byte block of dst ------------------
+
+struct BrcbRepeatParams {
+    __aicore__ BrcbRepeatParams() {}
+    __aicore__ BrcbRepeatParams(const uint16_t dstBlkStrideIn, const uint16_t dstRepStrideIn)
+        : dstRepStride(dstRepStrideIn), dstBlkStride(dstBlkStrideIn) {}
+    uint32_t blockNumber = DEFAULT_BLK_NUM;
+    uint16_t dstRepStride = DEFAULT_REPEAT_STRIDE;
+    uint16_t dstBlkStride = DEFAULT_BLK_STRIDE;
+    uint8_t src0BlkStride = DEFAULT_BLK_STRIDE;
+    uint8_t src1BlkStride = DEFAULT_BLK_STRIDE;
+    uint8_t src0RepStride = DEFAULT_REPEAT_STRIDE;
+    uint8_t src1RepStride = DEFAULT_REPEAT_STRIDE;
+    bool repeatStrideMode = false;
+    bool strideSizeMode = false;
+};
+
+template <typename T>
+__aicore__ inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint8_t repeatTime,
+                            const BrcbRepeatParams& repeatParams) {
+    using namespace canopy::kernel::ascendc;
+    static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Brcb works on 16-bit and 32-bit elements");
+    constexpr int64_t per_block = block_elements<T>;
+    require_vector_tensor(dst, "Brcb", "dst");
+    require_vector_tensor(src, "Brcb", "src");
+    if (repeatParams.dstBlkStride == 0) [[unlikely]] fail_misuse("Brcb", "dstBlkStride 0 is undefined on the vector unit");
+    if (repeatTime == 0) return;
+    const int64_t source_elements = int64_t(repeatTime) * AscendC::DEFAULT_BLK_NUM;
+    require_elements(src, source_elements, "Brcb", "src");
+    const int64_t reach_blocks = (int64_t(repeatTime) - 1) * repeatParams.dstRepStride +
+                                 (AscendC::DEFAULT_BLK_NUM - 1) * repeatParams.dstBlkStride + 1;
+    require_elements(dst, reach_blocks * per_block, "Brcb", "dst");
+    access_ub("Brcb", "src", Access::read, reinterpret_cast<const std::byte*>(src.GetPhyAddr()),
+              source_elements * sizeof(T));
+    access_ub("Brcb", "dst", Access::write, reinterpret_cast<const std::byte*>(dst.GetPhyAddr()),
+              reach_blocks * AscendC::ONE_BLK_SIZE);
+    const T* in = src.GetPhyAddr();
+    for (int64_t repeat = 0; repeat < repeatTime; ++repeat) {
+        for (int64_t block = 0; block < AscendC::DEFAULT_BLK_NUM; ++block) {
+            T* target = dst.GetPhyAddr() + (repeat * repeatParams.dstRepStride + block * repeatParams.dstBlkStride) *
+                                               per_block;
+            ArrayMap<T>(target, per_block).setConstant(in[repeat * AscendC::DEFAULT_BLK_NUM + block]);
+        }
+    }
 }
 
 }  // namespace AscendC
