@@ -46,6 +46,20 @@ TEST_CASE("aclGetRecentErrMsg names the failing call and the offending argument"
     CHECK(mentions("aclrtSubscribeReport"));  // tells what is missing
 }
 
+TEST_CASE("aclGetRecentErrMsg consumes the message: a second call returns NULL until the next error") {
+    Runtime rt;
+    CHECK_ACL_CODE(aclrtSetDevice(-1), ACL_ERROR_RT_INVALID_DEVICEID);
+    const char* first = aclGetRecentErrMsg();
+    REQUIRE(first != nullptr);
+    CHECK(std::string(first).find("aclrtSetDevice") != std::string::npos);
+    CHECK(aclGetRecentErrMsg() == nullptr);
+    CHECK(aclrtPeekAtLastError(ACL_RT_THREAD_LEVEL) == ACL_ERROR_RT_INVALID_DEVICEID);  // the code stays
+    CHECK_ACL_CODE(aclrtSetDevice(99), ACL_ERROR_RT_INVALID_DEVICEID);
+    const char* second = aclGetRecentErrMsg();
+    REQUIRE(second != nullptr);
+    CHECK(std::string(second).find("99") != std::string::npos);
+}
+
 TEST_CASE("aclGetRecentErrMsg is per thread and NULL on a thread that has had no error") {
     Runtime rt;
     CHECK_ACL_CODE(aclrtSetDevice(-1), ACL_ERROR_RT_INVALID_DEVICEID);
@@ -106,7 +120,8 @@ TEST_CASE("an unknown error level is ACL_ERROR_INVALID_PARAM") {
 }
 
 TEST_CASE("errors before aclInit are recorded too") {
-    CHECK_ACL_CODE(aclrtSetDevice(0), ACL_ERROR_UNINITIALIZE);
-    CHECK(mentions("aclrtSetDevice"));
+    aclrtStream stream = nullptr;
+    CHECK_ACL_CODE(aclrtCreateStream(&stream), ACL_ERROR_UNINITIALIZE);
+    CHECK(mentions("aclrtCreateStream"));
     CHECK(aclrtGetLastError(ACL_RT_THREAD_LEVEL) == ACL_ERROR_UNINITIALIZE);
 }

@@ -10,10 +10,11 @@
 using namespace canopy_test;
 
 namespace {
-// A cheap call that needs an initialized runtime and nothing else.
+// A cheap call that needs an initialized runtime and does not start one (aclrtSetDevice and
+// aclrtGetDeviceCount would, as in CANN).
 aclError probe_initialized() {
-    uint32_t count = 0;
-    return aclrtGetDeviceCount(&count);
+    aclrtRunMode mode;
+    return aclrtGetRunMode(&mode);
 }
 
 bool message_mentions(const std::string& text) { return recent_error().find(text) != std::string::npos; }
@@ -29,13 +30,39 @@ TEST_CASE("aclInit with a NULL path initializes and aclFinalize finalizes") {
     CHECK_ACL_CODE(probe_initialized(), ACL_ERROR_UNINITIALIZE);
 }
 
-TEST_CASE("calls before aclInit return ACL_ERROR_UNINITIALIZE") {
+TEST_CASE("calls before aclInit that need a device return ACL_ERROR_UNINITIALIZE") {
     aclrtStream stream = nullptr;
     void* memory = nullptr;
-    CHECK_ACL_CODE(aclrtSetDevice(0), ACL_ERROR_UNINITIALIZE);
     CHECK_ACL_CODE(aclrtCreateStream(&stream), ACL_ERROR_UNINITIALIZE);
     CHECK_ACL_CODE(aclrtMalloc(&memory, 64, ACL_MEM_MALLOC_HUGE_FIRST), ACL_ERROR_UNINITIALIZE);
     CHECK_ACL_CODE(aclrtSynchronizeStream(nullptr), ACL_ERROR_UNINITIALIZE);
+}
+
+TEST_CASE("a program that skips aclInit: aclrtSetDevice starts the runtime with the defaults") {
+    REQUIRE_ACL(aclrtSetDevice(0));
+    uint32_t count = 0;
+    CHECK_ACL(aclrtGetDeviceCount(&count));
+    CHECK(count == 1);
+    std::atomic<int> counter{0};
+    CHECK_ACL(launch_increment(nullptr, counter));
+    CHECK_ACL(aclrtSynchronizeStream(nullptr));
+    CHECK(counter == 1);
+    CHECK_ACL(aclrtResetDevice(0));
+    CHECK_ACL(aclFinalize());  // ends the implicitly started runtime
+    CHECK_ACL_CODE(probe_initialized(), ACL_ERROR_UNINITIALIZE);
+}
+
+TEST_CASE("aclInit after an implicit start takes it over; Canopy options can no longer apply") {
+    REQUIRE_ACL(aclrtSetDevice(0));
+    CHECK_ACL(aclInit(nullptr));  // the first aclInit: success, one reference
+    CHECK_ACL_CODE(aclInit(nullptr), ACL_ERROR_REPEAT_INITIALIZE);
+    CHECK_ACL(aclFinalize());
+
+    REQUIRE_ACL(aclrtSetDevice(0));
+    ConfigFile file(R"({"canopy": {"device_count": 2}})");
+    CHECK_ACL_CODE(aclInit(file.path()), ACL_ERROR_REPEAT_INITIALIZE);
+    CHECK(message_mentions("before aclInit"));
+    CHECK_ACL(aclFinalize());
 }
 
 TEST_CASE("aclrtGetSocName answers before aclInit") {

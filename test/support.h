@@ -43,9 +43,12 @@ namespace canopy_test {
 inline constexpr std::chrono::seconds kBound{CANOPY_TEST_SANITIZED ? 120 : 30};
 inline constexpr int32_t kBoundMs = static_cast<int32_t>(kBound.count() * 1000);
 
+// aclGetRecentErrMsg consumes the message, as in CANN; the suite keeps the last one it read per
+// thread, so that a test may check several things in one message.
 inline std::string recent_error() {
-    const char* message = aclGetRecentErrMsg();
-    return message ? message : "(no message)";
+    thread_local std::string last = "(no message)";
+    if (const char* message = aclGetRecentErrMsg()) last = message;
+    return last;
 }
 
 }  // namespace canopy_test

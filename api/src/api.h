@@ -3,6 +3,7 @@
 // tables, the calling thread's current context, argument checks and the thread-local error text.
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <type_traits>
 #include <memory>
 #include <mutex>
@@ -92,6 +93,9 @@ struct State {
 
 // The state, or ACL_ERROR_UNINITIALIZE when aclInit has not been called.
 State& state();
+// The state; a program that skipped aclInit gets the default configuration, as CANN's runtime needs
+// no aclInit before aclrtSetDevice (init.cpp).
+State& state_or_implicit_init();
 
 // The calling thread's current context (ACL_ERROR_RT_CONTEXT_NULL if none).
 engine::Context& current_context(State& state);
@@ -116,5 +120,15 @@ void release_device_objects(State& state, engine::Device& device);
 
 // A stream's pending failure as the call's error.
 void check(const engine::Failure& failure);
+
+// Calls the aclrtRegStreamStateCallback callbacks (stream.cpp).
+void notify_stream_state(void* stream, aclrtStreamState state);
+// The handles of the named streams (default streams included) for which `selected` holds.
+std::vector<void*> stream_handles(State& state, const std::function<bool(const engine::Stream&)>& selected);
+
+// A copy between two devices, or between a device and the current one, needs peer access from the
+// current device (aclrtDeviceEnablePeerAccess); ACL_ERROR_RT_NO_PERMISSION otherwise (peer.cpp).
+// The devices are those of the copy's device-memory sides, nullptr for host memory.
+void check_peer_access(State& state, const engine::Device* dst, const engine::Device* src);
 
 }  // namespace canopy::api

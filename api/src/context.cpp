@@ -36,7 +36,7 @@ extern "C" {
 aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
     return call("aclrtCreateContext", [&] {
         require(context, "context");
-        State& s = state();
+        State& s = state_or_implicit_init();
         if (deviceId < 0 || deviceId >= s.runtime.device_count()) {
             fail(ACL_ERROR_RT_INVALID_DEVICEID, "deviceId " + std::to_string(deviceId) + " is not in [0, " +
                                                     std::to_string(s.runtime.device_count()) + ")");
@@ -47,7 +47,7 @@ aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
         auto created = std::make_shared<engine::Context>(device);
         engine::Context& raw = *created;
         void* handle = s.contexts.add(std::move(created));
-        default_stream_handle(s, raw);
+        notify_stream_state(default_stream_handle(s, raw), ACL_RT_STREAM_STATE_CREATE_POST);
         set_current_context(handle);
         *context = handle;
     });
@@ -67,6 +67,8 @@ aclError aclrtDestroyContext(aclrtContext context) {
                                                   std::to_string(device_id) + ": aclrtResetDevice releases it");
             }
         }
+        for (void* handle : stream_handles(s, [&](const engine::Stream& st) { return &st.context() == target; }))
+            notify_stream_state(handle, ACL_RT_STREAM_STATE_DESTROY_PRE);
         auto streams = s.streams.remove_if([&](const engine::Stream& st) { return &st.context() == target; });
         for (auto& stream : streams) s.runtime.reports().forget(*stream);  // before they wait for their work
         streams.clear();

@@ -1,5 +1,9 @@
-// Devices: aclrtSetDevice / aclrtResetDevice and device-wide queries and synchronization.
+// Devices: aclrtSetDevice / aclrtResetDevice, device-wide queries and synchronization, device
+// attributes, status, utilization and resource limits.
+#include <unistd.h>
+
 #include "api.h"
+#include "soc.h"
 
 namespace canopy::api {
 
@@ -27,11 +31,15 @@ void drop_device(State& state, int32_t deviceId, bool all) {
 
 void release_device_objects(State& state, engine::Device& device) {
     // Streams first (each waits for its work), then events, then contexts.
+    for (void* handle : stream_handles(state, [&](const engine::Stream& s) { return &s.device() == &device; }))
+        notify_stream_state(handle, ACL_RT_STREAM_STATE_DESTROY_PRE);
     auto streams = state.streams.remove_if([&](const engine::Stream& s) { return &s.device() == &device; });
     for (auto& stream : streams) state.runtime.reports().forget(*stream);  // before they wait for their work
     streams.clear();
     state.events.remove_if([&](const engine::Event& e) { return &e.device() == &device; });
     state.contexts.remove_if([&](const engine::Context& c) { return &c.device() == &device; });
+    // Streams destroyed with aclrtDestroyStreamForce finish before the device's memory goes.
+    device.primary_context().drain_retired();
 }
 
 }  // namespace canopy::api
@@ -43,7 +51,7 @@ extern "C" {
 
 aclError aclrtSetDevice(int32_t deviceId) {
     return call("aclrtSetDevice", [&] {
-        State& s = state();
+        State& s = state_or_implicit_init();
         check_device_id(s, deviceId);
         std::lock_guard lock(s.devices_mutex);
         engine::Device& device = s.runtime.acquire_device(deviceId);
@@ -52,7 +60,7 @@ aclError aclrtSetDevice(int32_t deviceId) {
             // Owned by the device; the table only names it.
             engine::Context* primary = &device.primary_context();
             handle = s.contexts.add(std::shared_ptr<engine::Context>(primary, [](engine::Context*) {}));
-            default_stream_handle(s, *primary);
+            notify_stream_state(default_stream_handle(s, *primary), ACL_RT_STREAM_STATE_CREATE_POST);
         }
         set_current_context(handle);
     });
@@ -76,7 +84,7 @@ aclError aclrtGetDevice(int32_t* deviceId) {
 aclError aclrtGetDeviceCount(uint32_t* count) {
     return call("aclrtGetDeviceCount", [&] {
         require(count, "count");
-        *count = static_cast<uint32_t>(state().runtime.device_count());
+        *count = static_cast<uint32_t>(state_or_implicit_init().runtime.device_count());
     });
 }
 
@@ -105,8 +113,156 @@ const char* aclrtGetSocName(void) {
     const char* name = nullptr;
     // Canopy models an Atlas A2 (arch 2201) part: 192 KiB UB per core. The part is known before
     // aclInit, as on the device: build scripts ask for it to pick SOC_VERSION.
-    call("aclrtGetSocName", [&] { name = "Ascend910B4"; });
+    call("aclrtGetSocName", [&] { name = soc::name; });
     return name;
+}
+
+aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value) {
+    return call("aclrtGetDeviceInfo", [&] {
+        require(value, "value");
+        State& s = state_or_implicit_init();
+        check_device_id(s, static_cast<int32_t>(std::min<uint32_t>(deviceId, INT32_MAX)));
+        const engine::RuntimeConfig& config = s.runtime.config();
+        switch (raw_value(attr)) {
+            case ACL_DEV_ATTR_AICPU_CORE_NUM: *value = 0; break;  // no AI CPU: host functions run on the workers
+            case ACL_DEV_ATTR_AICORE_CORE_NUM:
+            case ACL_DEV_ATTR_CUBE_CORE_NUM: *value = soc::cube_cores; break;
+            case ACL_DEV_ATTR_VECTOR_CORE_NUM: *value = soc::vector_cores; break;
+            case ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE: *value = static_cast<int64_t>(config.ub_bytes); break;
+            case ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE: *value = static_cast<int64_t>(config.device_memory_bytes); break;
+            case ACL_DEV_ATTR_L2_CACHE_SIZE: *value = std::max<long>(0, ::sysconf(_SC_LEVEL2_CACHE_SIZE)); break;
+            case ACL_DEV_ATTR_SMP_ID: *value = 0; break;  // every device lives in this process's OS
+            case ACL_DEV_ATTR_PHY_CHIP_ID: *value = deviceId; break;
+            case ACL_DEV_ATTR_IS_VIRTUAL: *value = 0; break;
+            case ACL_DEV_ATTR_NPU_ARCH: *value = soc::npu_arch; break;
+            case ACL_DEV_ATTR_WARP_SIZE:
+            case ACL_DEV_ATTR_MAX_THREAD_PER_VECTOR_CORE:
+            case ACL_DEV_ATTR_MAX_GRID_DIM_X:
+            case ACL_DEV_ATTR_MAX_GRID_DIM_Y:
+            case ACL_DEV_ATTR_MAX_GRID_DIM_Z:
+            case ACL_DEV_ATTR_MAX_BLOCK_PER_GRID:
+            case ACL_DEV_ATTR_MAX_THREADS_PER_BLOCK:
+            case ACL_DEV_ATTR_MAX_BLOCK_DIM_X:
+            case ACL_DEV_ATTR_MAX_BLOCK_DIM_Y:
+            case ACL_DEV_ATTR_MAX_BLOCK_DIM_Z:
+                fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "attr " + std::to_string(raw_value(attr)) +
+                                                           " describes SIMT vector cores, which " + soc::name + " does not have");
+            case ACL_DEV_ATTR_SUPER_POD_DEVICE_ID:
+            case ACL_DEV_ATTR_SUPER_POD_SERVER_ID:
+            case ACL_DEV_ATTR_SUPER_POD_ID:
+            case ACL_DEV_ATTR_CUST_OP_PRIVILEGE:
+            case ACL_DEV_ATTR_MAINBOARD_ID:
+            case ACL_DEV_ATTR_HD_CONNECT_TYPE:
+            case ACL_DEV_ATTR_DEVICE_FORM_FACTOR:
+                fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "attr " + std::to_string(raw_value(attr)) +
+                                                           " describes server hardware that a modelled device does not have");
+            default: fail(ACL_ERROR_INVALID_PARAM, "attr " + std::to_string(raw_value(attr)) + " is not an aclrtDevAttr");
+        }
+    });
+}
+
+aclError aclrtQueryDeviceStatus(int32_t deviceId, aclrtDeviceStatus* deviceStatus) {
+    return call("aclrtQueryDeviceStatus", [&] {
+        require(deviceStatus, "deviceStatus");
+        State& s = state_or_implicit_init();
+        check_device_id(s, deviceId);
+        // A kernel fault fails its stream, never the device: a modelled device stays usable.
+        *deviceStatus = ACL_RT_DEVICE_STATUS_NORMAL;
+    });
+}
+
+aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo* utilizationInfo) {
+    return call("aclrtGetDeviceUtilizationRate", [&] {
+        require(utilizationInfo, "utilizationInfo");
+        if (utilizationInfo->utilizationExtend)
+            fail(ACL_ERROR_INVALID_PARAM, "utilizationInfo->utilizationExtend is reserved and must be NULL");
+        State& s = state_or_implicit_init();
+        check_device_id(s, deviceId);
+        engine::Device* device = s.runtime.device(deviceId);
+        // The share of the device's workers running kernel blocks right now; cube and vector work
+        // run on the same workers. No AI CPU.
+        const int32_t busy = device ? device->busy_percent() : 0;
+        const std::size_t total = s.runtime.config().device_memory_bytes;
+        utilizationInfo->cubeUtilization = busy;
+        utilizationInfo->vectorUtilization = busy;
+        utilizationInfo->aicpuUtilization = -1;
+        utilizationInfo->memoryUtilization =
+            device ? static_cast<int32_t>(device->memory_used() * 100 / std::max<std::size_t>(total, 1)) : 0;
+    });
+}
+
+aclError aclrtDeviceGetBareTgid(int32_t* pid) {
+    return call("aclrtDeviceGetBareTgid", [&] {
+        require(pid, "pid");
+        *pid = static_cast<int32_t>(::getpid());
+    });
+}
+
+}  // extern "C"
+
+namespace canopy::api {
+namespace {
+engine::CoreKind core_kind(const aclrtDevResLimitType& type) {
+    switch (raw_value(type)) {
+        case ACL_RT_DEV_RES_CUBE_CORE: return engine::CoreKind::cube;
+        case ACL_RT_DEV_RES_VECTOR_CORE: return engine::CoreKind::vector;
+        default: fail(ACL_ERROR_INVALID_PARAM, "type " + std::to_string(raw_value(type)) + " is not an aclrtDevResLimitType");
+    }
+}
+
+uint32_t hardware_cores(engine::CoreKind kind) { return kind == engine::CoreKind::cube ? soc::cube_cores : soc::vector_cores; }
+
+uint32_t effective_limit(const engine::Device& device, engine::CoreKind kind) {
+    const uint32_t limit = device.core_limit(kind);
+    return limit ? limit : hardware_cores(kind);
+}
+
+engine::Device& set_device(State& state, int32_t deviceId) {
+    check_device_id(state, deviceId);
+    engine::Device* device = state.runtime.device(deviceId);
+    if (!device) fail(ACL_ERROR_RT_INVALID_DEVICEID, "device " + std::to_string(deviceId) + " is not set: call aclrtSetDevice first");
+    return *device;
+}
+}  // namespace
+}  // namespace canopy::api
+
+extern "C" {
+
+aclError aclrtGetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t* value) {
+    return call("aclrtGetDeviceResLimit", [&] {
+        require(value, "value");
+        const engine::CoreKind kind = core_kind(type);
+        *value = effective_limit(set_device(state(), deviceId), kind);
+    });
+}
+
+aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uint32_t value) {
+    return call("aclrtSetDeviceResLimit", [&] {
+        const engine::CoreKind kind = core_kind(type);
+        engine::Device& device = set_device(state(), deviceId);
+        if (value == 0 || value > hardware_cores(kind)) {
+            fail(ACL_ERROR_INVALID_PARAM, "value " + std::to_string(value) + " is not in [1, " +
+                                              std::to_string(hardware_cores(kind)) + "], the cores of " + soc::name);
+        }
+        device.set_core_limit(kind, value);
+    });
+}
+
+aclError aclrtResetDeviceResLimit(int32_t deviceId) {
+    return call("aclrtResetDeviceResLimit", [&] {
+        engine::Device& device = set_device(state(), deviceId);
+        device.set_core_limit(engine::CoreKind::cube, 0);
+        device.set_core_limit(engine::CoreKind::vector, 0);
+    });
+}
+
+aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value) {
+    return call("aclrtGetResInCurrentThread", [&] {
+        require(value, "value");
+        const engine::CoreKind kind = core_kind(type);
+        // No stream-level limits: the thread's device's limit applies.
+        *value = effective_limit(current_context(state()).device(), kind);
+    });
 }
 
 }  // extern "C"

@@ -1,5 +1,5 @@
 // The calling thread's last error: its code for aclrtGetLastError / aclrtPeekAtLastError and its
-// text, naming the call and the argument, for aclGetRecentErrMsg.
+// text, naming the call and the argument, for aclGetRecentErrMsg (which consumes it).
 #include <cstdio>
 
 #include "api.h"
@@ -36,7 +36,15 @@ using namespace canopy::api;
 
 extern "C" {
 
-const char* aclGetRecentErrMsg(void) { return has_message ? last_message.c_str() : nullptr; }
+// Reading the message consumes it, as in CANN: the returned text stays valid until the next call.
+const char* aclGetRecentErrMsg(void) {
+    thread_local std::string returned;
+    if (!has_message) return nullptr;
+    returned = std::move(last_message);
+    last_message.clear();
+    has_message = false;
+    return returned.c_str();
+}
 
 aclError aclrtGetLastError(aclrtLastErrLevel level) {
     if (raw_value(level) != ACL_RT_THREAD_LEVEL) return ACL_ERROR_INVALID_PARAM;

@@ -9,11 +9,22 @@ namespace {
 std::mutex init_mutex;
 std::atomic<State*> current_state{nullptr};
 std::uint64_t references = 0;  // guarded by init_mutex
+// Started by a runtime call before any aclInit: the default configuration, no reference yet.
+bool implicit = false;         // guarded by init_mutex
 
 void finalize_locked() {
     State* state = current_state.exchange(nullptr);
     references = 0;
+    implicit = false;
     delete state;
+}
+
+engine::RuntimeConfig read_config(const char* path) {
+    try {
+        return engine::load_config(path);
+    } catch (const engine::ConfigError& error) {
+        fail(error.code, "configPath: " + error.message);
+    }
 }
 }  // namespace
 
@@ -21,6 +32,16 @@ State& state() {
     State* state = current_state.load(std::memory_order_acquire);
     if (!state) fail(ACL_ERROR_UNINITIALIZE, "aclInit has not been called");
     return *state;
+}
+
+State& state_or_implicit_init() {
+    if (State* state = current_state.load(std::memory_order_acquire)) return *state;
+    std::lock_guard lock(init_mutex);
+    if (!current_state.load(std::memory_order_relaxed)) {
+        current_state.store(new State(engine::RuntimeConfig{}), std::memory_order_release);
+        implicit = true;
+    }
+    return *current_state.load(std::memory_order_relaxed);
 }
 
 }  // namespace canopy::api
@@ -33,19 +54,30 @@ extern "C" {
 aclError aclInit(const char* configPath) {
     return call("aclInit", [&] {
         std::lock_guard lock(init_mutex);
+        if (current_state.load(std::memory_order_relaxed) && implicit) {
+            // The runtime already runs with the defaults (aclrtSetDevice came first); its devices
+            // cannot change any more, so only a configuration without Canopy options is accepted.
+            if (configPath && *configPath) {
+                const engine::RuntimeConfig wanted = read_config(configPath);
+                const engine::RuntimeConfig defaults;
+                if (wanted.device_count != defaults.device_count || wanted.workers_per_device != defaults.workers_per_device ||
+                    wanted.ub_bytes != defaults.ub_bytes || wanted.device_memory_bytes != defaults.device_memory_bytes) {
+                    fail(ACL_ERROR_REPEAT_INITIALIZE, "configPath: the runtime was already started with the default "
+                                                      "configuration by a call before aclInit, so its \"canopy\" options "
+                                                      "cannot take effect");
+                }
+            }
+            implicit = false;
+            references = 1;
+            return;
+        }
         if (current_state.load(std::memory_order_relaxed)) {
             ++references;
             fail(ACL_ERROR_REPEAT_INITIALIZE, "already initialized (reference count now " +
                                                   std::to_string(references) + ")");
         }
         engine::RuntimeConfig config;
-        if (configPath && *configPath) {
-            try {
-                config = engine::load_config(configPath);
-            } catch (const engine::ConfigError& error) {
-                fail(error.code, "configPath: " + error.message);
-            }
-        }
+        if (configPath && *configPath) config = read_config(configPath);
         current_state.store(new State(config), std::memory_order_release);
         references = 1;
     });

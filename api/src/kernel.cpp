@@ -136,7 +136,8 @@ void launch_packed(State& state, const std::shared_ptr<KernelFunction>& function
     const std::shared_ptr<kernel::RegisteredKernel>& registered = function->kernel;
     engine::Stream& target = target_stream(state, stream, "stream");
     if (registered->cooperative) check_cooperative_block_count(registered->name, num_blocks);
-    const kernel::LaunchPlan plan{registered->name.c_str(), num_blocks, dyn_ubuf_bytes, registered->cooperative};
+    const kernel::LaunchPlan plan{registered->name.c_str(), num_blocks, dyn_ubuf_bytes, registered->cooperative,
+                                  registered->symbol};
     // The call holds the kernel's record (its name is the operation's) and its library.
     if (device_args) {
         kernel::enqueue_launch(target, plan, kernel::KernelCall([registered, binary = function->binary, device_args] {
@@ -291,7 +292,7 @@ std::uint32_t canopy::kernel::launch(const LaunchRequest& request, KernelCall&& 
         engine::Stream& stream = target_stream(s, request.stream, "stream");
         const bool cooperative = KernelRegistry::instance().cooperative(request.symbol);
         if (cooperative) check_cooperative_block_count(request.kernel, request.num_blocks);
-        enqueue_launch(stream, LaunchPlan{request.kernel, request.num_blocks, request.dyn_ubuf_bytes, cooperative},
+        enqueue_launch(stream, LaunchPlan{request.kernel, request.num_blocks, request.dyn_ubuf_bytes, cooperative, request.symbol},
                        std::move(kernel_call));
     }));
 }

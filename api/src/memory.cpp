@@ -92,6 +92,8 @@ CheckedCopy check_copy(State& state, void* dst, std::size_t destMax, const void*
     check_kind(kind, dst_side, src_side);
     check_extent(dst_side, dst, count, "dst");
     check_extent(src_side, src, count, "src");
+    check_peer_access(state, dst_side.device() ? dst_side.allocation->device : nullptr,
+                      src_side.device() ? src_side.allocation->device : nullptr);
     const bool pageable = (!dst_side.allocation) || (!src_side.allocation);
     return {dst != src, pageable};
 }
@@ -124,6 +126,8 @@ CheckedCopy check_copy_2d(State& state, void* dst, std::size_t dpitch, const voi
     check_kind(kind, dst_side, src_side);
     check_extent(dst_side, dst, (height - 1) * dpitch + width, "dst");
     check_extent(src_side, src, (height - 1) * spitch + width, "src");
+    check_peer_access(state, dst_side.device() ? dst_side.allocation->device : nullptr,
+                      src_side.device() ? src_side.allocation->device : nullptr);
     return {true, !dst_side.allocation || !src_side.allocation};
 }
 

@@ -1,4 +1,8 @@
-// Streams: creation, synchronization, queries, failure mode, and host functions.
+// Streams: creation (also from a config handle), synchronization, queries, failure mode, stop and
+// abort, state callbacks, and host functions.
+#include <limits>
+#include <map>
+
 #include "api.h"
 
 namespace canopy::api {
@@ -33,15 +37,60 @@ engine::Stream& destroyable_stream(State& state, aclrtStream stream) {
     return found;
 }
 
-void destroy_stream(State& state, aclrtStream stream, bool discard) {
+void destroy_stream(State& state, aclrtStream stream, bool force) {
     engine::Stream& found = destroyable_stream(state, stream);
+    notify_stream_state(stream, ACL_RT_STREAM_STATE_DESTROY_PRE);
     std::shared_ptr<engine::Stream> owned = state.streams.remove(stream);
     // Callbacks waiting for a subscriber run here, so the stream's work can finish.
     state.runtime.reports().forget(found);
-    if (discard) found.discard_pending();
-    owned.reset();  // waits for what is left
+    if (force) found.context().retire(std::move(owned));
+    else owned.reset();  // waits for what is left
 }
+
+void* add_stream(State& state, std::shared_ptr<engine::Stream> stream) {
+    void* handle = state.streams.add(std::move(stream));
+    notify_stream_state(handle, ACL_RT_STREAM_STATE_CREATE_POST);
+    return handle;
+}
+
+constexpr uint32_t known_stream_flags = ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | ACL_STREAM_PERSISTENT |
+                                        ACL_STREAM_HUGE | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY;
+
+void* create_stream(State& state, uint64_t priority, uint64_t flag) {
+    if (flag & ~uint64_t{known_stream_flags}) fail(ACL_ERROR_INVALID_PARAM, "flag " + std::to_string(flag) + " has unknown bits");
+    // Out-of-range priorities are clamped, as CANN does.
+    const int clamped = static_cast<int>(std::min<uint64_t>(priority, engine::Stream::least_priority));
+    return add_stream(state, std::make_shared<engine::Stream>(current_context(state), clamped, static_cast<uint32_t>(flag)));
+}
+
+struct StateCallback {
+    aclrtStreamStateCallback callback;
+    void* args;
+};
+std::mutex state_callbacks_mutex;
+std::map<std::string, StateCallback> state_callbacks;
 }  // namespace
+
+std::vector<void*> stream_handles(State& state, const std::function<bool(const engine::Stream&)>& selected) {
+    std::vector<const engine::Stream*> streams;
+    // The table's only walk is remove_if; it removes nothing here.
+    state.streams.remove_if([&](const engine::Stream& stream) {
+        if (selected(stream)) streams.push_back(&stream);
+        return false;
+    });
+    std::vector<void*> handles;
+    for (const engine::Stream* stream : streams) handles.push_back(state.streams.handle_of(stream));
+    return handles;
+}
+
+void notify_stream_state(void* handle, aclrtStreamState stream_state) {
+    std::vector<StateCallback> callbacks;
+    {
+        std::lock_guard lock(state_callbacks_mutex);
+        for (const auto& [name, entry] : state_callbacks) callbacks.push_back(entry);
+    }
+    for (const StateCallback& entry : callbacks) entry.callback(handle, stream_state, entry.args);
+}
 
 }  // namespace canopy::api
 
@@ -53,21 +102,116 @@ extern "C" {
 aclError aclrtCreateStream(aclrtStream* stream) {
     return call("aclrtCreateStream", [&] {
         require(stream, "stream");
-        State& s = state();
-        *stream = s.streams.add(std::make_shared<engine::Stream>(current_context(s), 0, 0));
+        *stream = create_stream(state(), 0, 0);
     });
 }
 
 aclError aclrtCreateStreamWithConfig(aclrtStream* stream, uint32_t priority, uint32_t flag) {
     return call("aclrtCreateStreamWithConfig", [&] {
         require(stream, "stream");
+        *stream = create_stream(state(), priority, flag);
+    });
+}
+
+aclrtStreamConfigHandle* aclrtCreateStreamConfigHandle(void) {
+    aclrtStreamConfigHandle* handle = nullptr;
+    call("aclrtCreateStreamConfigHandle", [&] { handle = new aclrtStreamConfigHandle{nullptr, 0, 0, 0}; });
+    return handle;
+}
+
+aclError aclrtDestroyStreamConfigHandle(aclrtStreamConfigHandle* handle) {
+    return call("aclrtDestroyStreamConfigHandle", [&] {
+        require(handle, "handle");
+        delete handle;
+    });
+}
+
+aclError aclrtSetStreamConfigOpt(aclrtStreamConfigHandle* handle, aclrtStreamConfigAttr attr, const void* attrValue,
+                                 size_t valueSize) {
+    return call("aclrtSetStreamConfigOpt", [&] {
+        require(handle, "handle");
+        require(attrValue, "attrValue");
+        auto read = [&](auto& field) {
+            using Field = std::remove_reference_t<decltype(field)>;
+            // Integers may be given in any width up to the field's; a wider value must fit.
+            if (valueSize != sizeof(uint32_t) && valueSize != sizeof(uint64_t))
+                fail(ACL_ERROR_INVALID_PARAM, "valueSize " + std::to_string(valueSize) + " is neither 4 nor 8 bytes");
+            uint64_t value = 0;
+            if (valueSize == sizeof(uint32_t)) {
+                uint32_t narrow;
+                std::memcpy(&narrow, attrValue, sizeof narrow);
+                value = narrow;
+            } else {
+                std::memcpy(&value, attrValue, sizeof value);
+            }
+            if (value > std::numeric_limits<Field>::max())
+                fail(ACL_ERROR_INVALID_PARAM, "attrValue " + std::to_string(value) + " does not fit the attribute");
+            field = static_cast<Field>(value);
+        };
+        switch (raw_value(attr)) {
+            case ACL_RT_STREAM_WORK_ADDR_PTR:
+                if (valueSize != sizeof(void*)) fail(ACL_ERROR_INVALID_PARAM, "valueSize must be sizeof(void*) for ACL_RT_STREAM_WORK_ADDR_PTR");
+                std::memcpy(&handle->workptr, attrValue, sizeof(void*));
+                break;
+            case ACL_RT_STREAM_WORK_SIZE: read(handle->workSize); break;
+            case ACL_RT_STREAM_FLAG: read(handle->flag); break;
+            case ACL_RT_STREAM_PRIORITY: read(handle->priority); break;
+            default: fail(ACL_ERROR_INVALID_PARAM, "attr " + std::to_string(raw_value(attr)) + " is not an aclrtStreamConfigAttr");
+        }
+    });
+}
+
+aclError aclrtCreateStreamV2(aclrtStream* stream, const aclrtStreamConfigHandle* handle) {
+    return call("aclrtCreateStreamV2", [&] {
+        require(stream, "stream");
+        require(handle, "handle");
+        // The work area belongs to model execution (captured streams), which Canopy's streams do not need.
+        *stream = create_stream(state(), handle->priority, handle->flag);
+    });
+}
+
+aclError aclrtStreamGetId(aclrtStream stream, int32_t* streamId) {
+    return call("aclrtStreamGetId", [&] {
+        require(streamId, "streamId");
         State& s = state();
-        constexpr uint32_t known_flags = ACL_STREAM_FAST_LAUNCH | ACL_STREAM_FAST_SYNC | ACL_STREAM_PERSISTENT |
-                                         ACL_STREAM_HUGE | ACL_STREAM_CPU_SCHEDULE | ACL_STREAM_DEVICE_USE_ONLY;
-        if (flag & ~known_flags) fail(ACL_ERROR_INVALID_PARAM, "flag " + std::to_string(flag) + " has unknown bits");
-        // Out-of-range priorities are clamped, as CANN does.
-        const int clamped = static_cast<int>(std::min<uint32_t>(priority, engine::Stream::least_priority));
-        *stream = s.streams.add(std::make_shared<engine::Stream>(current_context(s), clamped, flag));
+        *streamId = target_stream(s, stream, "stream").id();
+    });
+}
+
+aclError aclrtStreamStop(aclrtStream stream) {
+    return call("aclrtStreamStop", [&] {
+        State& s = state();
+        if (!stream) fail(ACL_ERROR_INVALID_PARAM, "stream is NULL: the default stream cannot be stopped");
+        target_stream(s, stream, "stream").stop();
+    });
+}
+
+aclError aclrtStreamAbort(aclrtStream stream) {
+    return call("aclrtStreamAbort", [&] {
+        State& s = state();
+        target_stream(s, stream, "stream").abort();
+    });
+}
+
+aclError aclrtGetThreadLastTaskId(uint32_t* taskId) {
+    return call("aclrtGetThreadLastTaskId", [&] {
+        require(taskId, "taskId");
+        state();
+        *taskId = static_cast<uint32_t>(engine::last_task_id());
+    });
+}
+
+aclError aclrtRegStreamStateCallback(const char* regName, aclrtStreamStateCallback callback, void* args) {
+    return call("aclrtRegStreamStateCallback", [&] {
+        require(regName, "regName");
+        if (!*regName) fail(ACL_ERROR_INVALID_PARAM, "regName is empty");
+        std::lock_guard lock(state_callbacks_mutex);
+        if (!callback) {
+            state_callbacks.erase(regName);
+            return;
+        }
+        if (!state_callbacks.emplace(regName, StateCallback{callback, args}).second)
+            fail(ACL_ERROR_INVALID_PARAM, std::string("regName \"") + regName + "\" is already registered");
     });
 }
 

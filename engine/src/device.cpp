@@ -103,6 +103,36 @@ Failure Device::synchronize(std::int32_t timeout_ms) {
     return first;
 }
 
+namespace {
+std::atomic<FaultHandler> fault_handler{nullptr};
+}
+
+void set_fault_handler(FaultHandler handler) { fault_handler.store(handler, std::memory_order_release); }
+
+void Device::record_fault(const TaskFault& fault) {
+    {
+        std::lock_guard lock(status_mutex_);
+        last_fault_ = fault;
+    }
+    if (FaultHandler handler = fault_handler.load(std::memory_order_acquire)) handler(fault);
+}
+
+TaskFault Device::last_fault() const {
+    std::lock_guard lock(status_mutex_);
+    return last_fault_;
+}
+
+void Device::set_peer_access(int peer, bool enabled) {
+    std::lock_guard lock(status_mutex_);
+    if (enabled) peers_.insert(peer);
+    else peers_.erase(peer);
+}
+
+bool Device::peer_access(int peer) const {
+    std::lock_guard lock(status_mutex_);
+    return peers_.count(peer) != 0;
+}
+
 bool Device::reserve_memory(std::size_t bytes) {
     std::size_t used = memory_used_.load(std::memory_order_relaxed);
     do {

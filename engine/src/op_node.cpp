@@ -139,16 +139,20 @@ OpNode* OpNode::run(bool may_continue) {
     const std::int64_t begin = observer ? now_ns() : 0;
     OpRun run(*this);
     if (!stream.skips_work(kind)) {
+        stream.running_task_.store(task_, std::memory_order_relaxed);
         try {
             operation_.work(run);
         } catch (const OperationError& error) {
-            stream.record_failure(error.code(), error.what());
+            stream.fail_task(task_, operation_, error.code(), error.what());
         } catch (const std::exception& error) {
-            stream.record_failure(ACL_ERROR_RT_INTERNAL_ERROR, std::string(to_string(kind)) + " threw: " + error.what());
+            stream.fail_task(task_, operation_, ACL_ERROR_RT_INTERNAL_ERROR,
+                             std::string(to_string(kind)) + " threw: " + error.what());
         } catch (...) {
-            stream.record_failure(ACL_ERROR_RT_INTERNAL_ERROR,
-                                  std::string(to_string(kind)) + " threw a non-standard exception");
+            stream.fail_task(task_, operation_, ACL_ERROR_RT_INTERNAL_ERROR,
+                             std::string(to_string(kind)) + " threw a non-standard exception");
         }
+        // A deferred operation may already have finished, and its stream be gone.
+        if (!run.deferred()) stream.running_task_.store(0, std::memory_order_relaxed);
     }
     if (observer) observer->on_operation(OpRecord{kind, &stream, bytes, name, begin, now_ns()});
     return run.deferred() ? nullptr : finish(may_continue);
@@ -252,6 +256,8 @@ void OpPool::release(OpNode* node, int level, bool prioritized) {
 // ---- OpRun / DeferredCompletion
 
 Stream& OpRun::stream() const { return node_.stream(); }
+
+std::uint64_t OpRun::task_id() const { return node_.task_id(); }
 
 DeferredCompletion OpRun::defer() {
     deferred_ = true;

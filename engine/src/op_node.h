@@ -77,6 +77,8 @@ public:
     void hold_device();
 
     Stream& stream() const { return *stream_; }
+    std::uint64_t task_id() const { return task_; }
+    void set_task_id(std::uint64_t task) { task_ = task; }
 
 private:
     // True when it released the last dependency. The node is then ready: event nodes, whose work
@@ -94,6 +96,7 @@ private:
     bool runs_inline_ = false;
     oneapi::tbb::flow::continue_node<oneapi::tbb::flow::continue_msg> node_;
     Stream* stream_ = nullptr;
+    std::uint64_t task_ = 0;
     Operation operation_{OpKind::host_func, 0, nullptr, {}};
     bool holds_device_ = false;
 

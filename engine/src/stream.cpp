@@ -22,10 +22,18 @@ void pause_cpu() {
 std::int64_t deadline_after(std::int32_t timeout_ms) {
     return timeout_ms < 0 ? -1 : now_ns() + std::int64_t{timeout_ms} * 1'000'000;
 }
+
+thread_local std::uint64_t thread_last_task = 0;
 }  // namespace
 
+std::uint64_t last_task_id() { return thread_last_task; }
+
 Stream::Stream(Context& context, int priority, std::uint32_t flags)
-    : context_(context), priority_(std::clamp(priority, greatest_priority, least_priority)), flags_(flags) {
+    : context_(context),
+      priority_(std::clamp(priority, greatest_priority, least_priority)),
+      flags_(flags),
+      id_(context.device().next_stream_id()),
+      float_mode_(context.device().float_mode()) {
     device().attach(this);
 }
 
@@ -44,7 +52,9 @@ OpNode* Stream::prepare(Operation&& operation) {
 }
 
 void Stream::submit(OpNode* node) {
-    submitted_.fetch_add(1, std::memory_order_release);
+    const std::uint64_t task = submitted_.fetch_add(1, std::memory_order_release) + 1;
+    node->set_task_id(task);
+    thread_last_task = task;
     // Stream order is the order in which submitters swap the tail. The node was prepared with a
     // dependency on its predecessor already counted (it may finish and release it at once).
     OpNode* previous = tail_.exchange(node, std::memory_order_acq_rel);
@@ -68,9 +78,20 @@ bool Stream::idle() const {
 bool Stream::skips_work(OpKind kind) const {
     // Event nodes always run, so that events complete and waiting streams go on.
     if (kind == OpKind::event_record || kind == OpKind::event_wait || kind == OpKind::event_reset) return false;
-    return discarding_.load(std::memory_order_relaxed) ||
-           (failure_mode_.load(std::memory_order_relaxed) == FailureMode::stop_on_failure &&
-            failed_.load(std::memory_order_acquire));
+    if (aborting_.load(std::memory_order_acquire)) {
+        dropped_.fetch_add(1, std::memory_order_relaxed);
+        return true;
+    }
+    return failure_mode_.load(std::memory_order_relaxed) == FailureMode::stop_on_failure &&
+           failed_.load(std::memory_order_acquire);
+}
+
+void Stream::fail_task(std::uint64_t task, const Operation& operation, int code, const std::string& message) {
+    record_failure(code, message);
+    // Stopping and aborting are the program's own doing, not a fault of the task.
+    if (code == ACL_ERROR_RT_STREAM_ABORT) return;
+    device().record_fault(TaskFault{device().id(), id_, task, code, message, operation.kind, operation.name,
+                                    operation.symbol});
 }
 
 void Stream::record_failure(int code, const std::string& message) {
@@ -132,10 +153,32 @@ bool Stream::wait_finished(std::uint64_t target, std::int64_t deadline_ns) {
     return true;
 }
 
-void Stream::discard_pending() {
-    discarding_.store(true, std::memory_order_relaxed);
-    synchronize();
-    discarding_.store(false, std::memory_order_relaxed);
+void Stream::stop() {
+    const std::uint64_t task = running_task_.load(std::memory_order_acquire);
+    if (task == 0) return;
+    stop_task_.store(task, std::memory_order_relaxed);
+    // Operations run in task order, so `task` has ended once that many have finished.
+    wait_finished(task, -1);
+    stop_task_.store(0, std::memory_order_relaxed);
+}
+
+std::uint64_t Stream::abort() {
+    dropped_.store(0, std::memory_order_relaxed);
+    aborting_.store(true, std::memory_order_release);
+    const std::uint64_t running = running_task_.load(std::memory_order_acquire);
+    if (running != 0) stop_task_.store(running, std::memory_order_relaxed);
+    wait_finished(submitted_.load(std::memory_order_acquire), -1);
+    aborting_.store(false, std::memory_order_release);
+    stop_task_.store(0, std::memory_order_relaxed);
+    const std::uint64_t dropped = dropped_.load(std::memory_order_relaxed);
+    {
+        // The abort is what the next synchronize reports, whatever failed before it.
+        std::lock_guard lock(failure_mutex_);
+        failure_ = Failure{ACL_ERROR_RT_STREAM_ABORT, "stream " + std::to_string(id_) + " was aborted (aclrtStreamAbort): " +
+                                                          std::to_string(dropped) + " queued operation(s) dropped"};
+        failed_.store(true, std::memory_order_release);
+    }
+    return dropped;
 }
 
 }  // namespace canopy::engine

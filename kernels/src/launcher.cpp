@@ -3,6 +3,8 @@
 #include <cxxabi.h>
 
 #include <algorithm>
+#include <cfenv>
+
 #include <atomic>
 #include <condition_variable>
 #include <cstdlib>
@@ -73,10 +75,17 @@ struct LaunchState {
     const KernelCall& call;
     CooperativeGroup* group;
     // Set by the first failing block so that blocks not yet started are skipped.
+    engine::Stream& stream;
+    std::uint64_t task;
+    bool detects_overflow;
     std::atomic<bool> failed{false};
 };
+    std::atomic<bool> overflowed{false};
+    std::atomic<std::uint32_t> blocks_run{0};
 
 [[noreturn]] void fail_block(const LaunchState& launch, std::int64_t index, int code, const std::string& message) {
+constexpr int float_fault_flags = FE_OVERFLOW | FE_INVALID | FE_DIVBYZERO;
+
     throw engine::OperationError(code, "kernel " + std::string(launch.kernel) + " block " + std::to_string(index) +
                                            "/" + std::to_string(launch.num_blocks) + ": " + message);
 }
@@ -195,9 +204,11 @@ public:
     }
 
     ~BlockRunner() {
+        launch.stream.device().enter_kernel();
         --thread_arenas.depth;
         block_.index = saved_.index;
         block_.count = saved_.count;
+        launch_.stream.device().leave_kernel();
         block_.ub = saved_.ub;
         block_.ub_bytes = saved_.ub_bytes;
         block_.kernel = saved_.kernel;
@@ -222,6 +233,16 @@ public:
         } catch (const CooperativeAbort&) {
             throw;
         } catch (const abi::__forced_unwind&) {
+        if (launch_.stream.stop_requested(launch_.task)) {
+            launch_.failed.store(true, std::memory_order_relaxed);
+            throw engine::OperationError(ACL_ERROR_RT_STREAM_ABORT,
+                                         "kernel " + std::string(launch_.kernel) +
+                                             " stopped (aclrtStreamStop / aclrtStreamAbort) after " +
+                                             std::to_string(launch_.blocks_run.load()) + " of its " +
+                                             std::to_string(launch_.num_blocks) + " blocks");
+        }
+        // The flags are per thread (MXCSR / x87 status): cleared before the block, read after it.
+        if (launch_.detects_overflow) std::feclearexcept(float_fault_flags);
             throw;  // thread cancellation must go on unwinding
         } catch (const std::exception& error) {
             fail(index, ACL_ERROR_RT_AICORE_EXCEPTION, std::string("the kernel threw: ") + error.what());
@@ -244,6 +265,9 @@ private:
         fail_block(launch_, index, code, message);
     }
 
+        launch_.blocks_run.fetch_add(1, std::memory_order_relaxed);
+        if (launch_.detects_overflow && std::fetestexcept(float_fault_flags))
+            launch_.overflowed.store(true, std::memory_order_relaxed);
     struct Saved {
         std::int64_t index;
         std::int64_t count;
@@ -305,6 +329,23 @@ void run_block_parallel(LaunchState& launch) {
         oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::uint32_t>(0, launch.num_blocks, grain), body,
                                   oneapi::tbb::auto_partitioner());
     });
+// Under a core limit: `cores` lanes, each a task that runs one block at a time, taking the next
+// unclaimed block until none is left, so that at most `cores` blocks ever run at once.
+void run_limited(LaunchState& launch, std::uint32_t cores) {
+    std::atomic<std::uint32_t> next{0};
+    auto lane = [&launch, &next](const oneapi::tbb::blocked_range<std::uint32_t>&) {
+        BlockRunner runner(launch);
+        for (std::uint32_t index = next.fetch_add(1); index < launch.num_blocks; index = next.fetch_add(1)) {
+            if (launch.failed.load(std::memory_order_relaxed)) return;
+            runner.run(index);
+        }
+    };
+    oneapi::tbb::this_task_arena::isolate([&] {
+        oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::uint32_t>(0, cores, 1), lane,
+                                  oneapi::tbb::simple_partitioner());
+    });
+}
+
 }
 
 // ---- Cooperative launches
@@ -321,6 +362,11 @@ void run_cooperative(LaunchState& launch) {
             BlockRunner runner(launch);
             runner.run(index);
             try {
+    const std::uint32_t core_limit = launch.stream.device().core_limit(engine::CoreKind::vector);
+    if (core_limit != 0 && core_limit < std::min(threads, launch.num_blocks)) {
+        run_limited(launch, core_limit);
+        return;
+    }
                 group.leave();
             } catch (const KernelFault& fault) {
                 fail_block(launch, index, fault.code, fault.message);
@@ -366,8 +412,16 @@ struct LaunchWork {
     bool cooperative;
 
     void operator()(engine::OpRun& run) {
-        LaunchState launch{kernel, std::uint32_t{blocks_minus_one} + 1,
-                           run.stream().device().config().ub_bytes + dyn_ubuf_bytes, call, nullptr};
+        engine::Stream& stream = run.stream();
+        LaunchState launch{kernel, std::uint32_t{blocks_minus_one} + 1, stream.device().config().ub_bytes + dyn_ubuf_bytes,
+                           call, nullptr, stream, run.task_id(), stream.overflow_detection()};
+        // Recorded even when a block faults: the flags it raised before the fault are real.
+        struct OverflowRecorder {
+            LaunchState& launch;
+            ~OverflowRecorder() {
+                if (launch.overflowed.load(std::memory_order_relaxed)) launch.stream.device().record_overflow();
+            }
+        } recorder{launch};
         if (cooperative) run_cooperative(launch);
         else run_block_parallel(launch);
     }
@@ -380,7 +434,8 @@ void enqueue_launch(engine::Stream& stream, const LaunchPlan& plan, KernelCall&&
     stream.enqueue(engine::Operation{
         engine::OpKind::kernel, plan.num_blocks, plan.kernel,
         LaunchWork{std::move(call), plan.kernel, plan.dyn_ubuf_bytes,
-                   static_cast<std::uint16_t>(plan.num_blocks - 1), plan.cooperative}});
+                   static_cast<std::uint16_t>(plan.num_blocks - 1), plan.cooperative},
+        plan.symbol});
 }
 
 }  // namespace canopy::kernel

@@ -20,11 +20,15 @@ struct LaunchPlan {
     std::uint32_t num_blocks;
     std::uint32_t dyn_ubuf_bytes;
     bool cooperative;               // all blocks at once, one thread each (SyncAll)
+    const void* symbol = nullptr;   // the kernel's address, for the exception callbacks
 };
 
 // Enqueues the launch as one operation of `stream`. A block that raises a KernelFault (or leaves a
 // deferred fault, or throws) stops the launch and fails the operation with
-// OperationError(code, "kernel <name> block <i>/<n>: <message>").
+// OperationError(code, "kernel <name> block <i>/<n>: <message>"). At most the device's vector-core
+// limit (aclrtSetDeviceResLimit) of blocks run at once; aclrtStreamStop / Abort stop the launch
+// between blocks; with the stream's overflow detection on, a block that raises an IEEE overflow,
+// invalid or divide-by-zero flag sets the device's overflow status.
 void enqueue_launch(engine::Stream& stream, const LaunchPlan& plan, KernelCall&& call);
 
 }  // namespace canopy::kernel

@@ -2,12 +2,14 @@
 // A device is an execution domain: its own tbb::task_arena, whose workers run the operation nodes
 // of one tbb::flow graph shared by all of the device's streams (so that node priorities order ready
 // work across streams).
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <unordered_set>
 #include <vector>
 
@@ -16,12 +18,32 @@
 
 #include "canopy/engine/config.h"
 #include "canopy/engine/failure.h"
+#include "canopy/engine/stream.h"
 
 namespace canopy::engine {
 
 class Context;
 class OpPool;
-class Stream;
+
+// An operation that failed on a device, as the exception callbacks see it.
+struct TaskFault {
+    int device_id;
+    int stream_id;
+    std::uint64_t task_id;
+    int code;
+    std::string message;
+    OpKind kind;
+    const char* name;    // a kernel's name, or nullptr
+    const void* symbol;  // a kernel's function address, or nullptr
+};
+
+// Called on the thread that ran the failed operation, after it has been recorded on its stream.
+using FaultHandler = void (*)(const TaskFault& fault);
+// Installs (nullptr: removes) the process-wide handler.
+void set_fault_handler(FaultHandler handler);
+
+// Which kind of core a resource limit counts.
+enum class CoreKind { cube = 0, vector = 1 };
 
 class Device {
 public:
@@ -59,6 +81,42 @@ public:
     // go through TBB's priority queue.
     bool mixed_priorities() const { return mixed_priorities_.load(std::memory_order_relaxed); }
 
+    // Kernel block runners at work now (one per worker running blocks of a launch).
+    void enter_kernel() { busy_runners_.fetch_add(1, std::memory_order_relaxed); }
+    void leave_kernel() { busy_runners_.fetch_sub(1, std::memory_order_relaxed); }
+    // The share of the workers running kernel blocks, in percent (aclrtGetDeviceUtilizationRate).
+    int busy_percent() const {
+        return std::min(100, busy_runners_.load(std::memory_order_relaxed) * 100 / std::max(workers_, 1));
+    }
+
+    int next_stream_id() { return next_stream_id_.fetch_add(1, std::memory_order_relaxed); }
+
+    // aclrtSetDeviceSatMode: the mode that streams created from now on take.
+    FloatMode float_mode() const { return float_mode_.load(std::memory_order_relaxed); }
+    void set_float_mode(FloatMode mode) { float_mode_.store(mode, std::memory_order_relaxed); }
+
+    // The device's float status: set when a kernel of a stream with overflow detection raised an
+    // IEEE overflow, invalid-operation or divide-by-zero flag (aclrtGetOverflowStatus).
+    void record_overflow() { overflowed_.store(true, std::memory_order_relaxed); }
+    bool overflowed() const { return overflowed_.load(std::memory_order_relaxed); }
+    void reset_overflow() { overflowed_.store(false, std::memory_order_relaxed); }
+
+    // aclrtSetDeviceResLimit: at most `cores` blocks of a launch run at once (0: no limit).
+    void set_core_limit(CoreKind kind, std::uint32_t cores) {
+        core_limits_[static_cast<int>(kind)].store(cores, std::memory_order_relaxed);
+    }
+    std::uint32_t core_limit(CoreKind kind) const {
+        return core_limits_[static_cast<int>(kind)].load(std::memory_order_relaxed);
+    }
+
+    // Peer access (aclrtDeviceEnablePeerAccess): whether this device may reach `peer`'s memory.
+    void set_peer_access(int peer, bool enabled);
+    bool peer_access(int peer) const;
+
+    // The most recent failed operation of the device (aclrtGetErrorVerbose); code 0 if none.
+    void record_fault(const TaskFault& fault);
+    TaskFault last_fault() const;
+
     // Device memory accounting against config().device_memory_bytes.
     bool reserve_memory(std::size_t bytes);
     void release_memory(std::size_t bytes);
@@ -78,6 +136,14 @@ private:
     std::unique_ptr<oneapi::tbb::flow::graph> graph_;
     std::unique_ptr<OpPool> pool_;
     std::atomic<std::size_t> memory_used_{0};
+    std::atomic<int> next_stream_id_{0};
+    std::atomic<int> busy_runners_{0};
+    std::atomic<FloatMode> float_mode_{FloatMode::inf_nan};
+    std::atomic<bool> overflowed_{false};
+    std::atomic<std::uint32_t> core_limits_[2] = {};
+    mutable std::mutex status_mutex_;
+    TaskFault last_fault_{};
+    std::unordered_set<int> peers_;  // guarded by status_mutex_
     std::atomic<bool> mixed_priorities_{false};
     struct Sleeper {
         const Stream* stream;

@@ -36,6 +36,8 @@ class OpRun {
 public:
     explicit OpRun(OpNode& node) : node_(node) {}
     Stream& stream() const;
+    // The operation's task id on its stream (see Stream::enqueue).
+    std::uint64_t task_id() const;
     // The operation stays incomplete after the work returns, until the handle completes it.
     DeferredCompletion defer();
     bool deferred() const { return deferred_; }
@@ -54,6 +56,7 @@ struct Operation {
     std::uint64_t bytes = 0;
     const char* name = nullptr;
     Work work;
+    const void* symbol = nullptr;  // a kernel's function address, for the exception callbacks
 };
 
 }  // namespace canopy::engine

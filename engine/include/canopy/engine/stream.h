@@ -16,6 +16,11 @@ class Context;
 class Device;
 
 enum class FailureMode { continue_on_failure = 0, stop_on_failure = 1 };
+// What float results do on overflow: clamp to the largest finite value, or follow IEEE (inf / NaN).
+enum class FloatMode { saturation = 0, inf_nan = 1 };
+
+// The task id of the operation the calling thread enqueued last, on any stream (0 if none).
+std::uint64_t last_task_id();
 
 class Stream {
 public:
@@ -33,8 +38,16 @@ public:
     Device& device() const;
     int priority() const { return priority_; }
     std::uint32_t flags() const { return flags_; }
+    // Unique among the device's live and past streams (aclrtStreamGetId).
+    int id() const { return id_; }
     void set_failure_mode(FailureMode mode) { failure_mode_.store(mode, std::memory_order_relaxed); }
+    // The device's float mode when the stream was created (new streams follow aclrtSetDeviceSatMode).
+    FloatMode float_mode() const { return float_mode_; }
+    // Kernels of this stream record IEEE overflow, invalid and divide-by-zero flags on the device.
+    void set_overflow_detection(bool on) { overflow_detection_.store(on, std::memory_order_relaxed); }
+    bool overflow_detection() const { return overflow_detection_.load(std::memory_order_relaxed); }
 
+    // Task ids count the stream's operations from 1 in the order of submission.
     void enqueue(Operation operation);
 
     // Blocks until every operation enqueued so far has finished. Meanwhile the calling thread runs
@@ -47,8 +60,19 @@ public:
     Failure synchronize(std::int32_t timeout_ms);
     bool idle() const;
 
-    // Operations that have not started yet are skipped (aclrtDestroyStreamForce); then waits.
-    void discard_pending();
+    // aclrtStreamStop: the operation running now (if any) starts no further blocks and fails with
+    // ACL_ERROR_RT_STREAM_ABORT; a block already running finishes, since a CPU thread cannot be
+    // preempted. Returns once that operation has ended; later operations run as usual.
+    void stop();
+    // aclrtStreamAbort: stops the running operation, drops every operation not yet started
+    // (event nodes still run, so that other streams do not wait for ever) and leaves
+    // ACL_ERROR_RT_STREAM_ABORT, naming the number dropped, for the next synchronize.
+    // Returns the number of operations dropped.
+    std::uint64_t abort();
+    // Whether the running operation `task` has been asked to stop (checked between kernel blocks).
+    bool stop_requested(std::uint64_t task) const {
+        return stop_task_.load(std::memory_order_relaxed) == task;
+    }
 
 private:
     friend class Device;
@@ -59,6 +83,9 @@ private:
     void submit(OpNode* node);
     void on_finished();
     void record_failure(int code, const std::string& message);
+    // A failed operation: recorded on the stream and on the device (aclrtGetErrorVerbose), and
+    // reported to the process's fault handler (exception callbacks).
+    void fail_task(std::uint64_t task, const Operation& operation, int code, const std::string& message);
     bool skips_work(OpKind kind) const;
     Failure take_failure();
     // Offers a ready node to a synchronizing thread of this stream (see OpNode::claim).
@@ -69,8 +96,14 @@ private:
     Context& context_;
     const int priority_;
     const std::uint32_t flags_;
+    const int id_;
+    const FloatMode float_mode_;
     std::atomic<FailureMode> failure_mode_{FailureMode::continue_on_failure};
-    std::atomic<bool> discarding_{false};
+    std::atomic<bool> overflow_detection_{false};
+    std::atomic<bool> aborting_{false};
+    mutable std::atomic<std::uint64_t> dropped_{0};  // operations skipped by the abort in progress
+    std::atomic<std::uint64_t> running_task_{0};     // the operation whose work runs now, 0 if none
+    std::atomic<std::uint64_t> stop_task_{0};
 
     // The submitting threads' and the workers' counters live on separate cache lines.
     alignas(64) std::atomic<OpNode*> tail_{nullptr};

@@ -1,0 +1,54 @@
+// Kernels of the runtime-control tests, written as Ascend C sources are; canopy_add_kernels
+// rewrites the launches and registers the kernels.
+#include "runtime_kernels.h"
+
+#include <thread>
+
+#include "acl/acl.h"
+
+extern "C" __global__ __aicore__ void concurrency_probe(ConcurrencyProbe* probe)
+{
+    const uint32_t now = probe->running.fetch_add(1) + 1;
+    uint32_t seen = probe->max_running.load();
+    while (now > seen && !probe->max_running.compare_exchange_weak(seen, now)) {}
+    // Lingers so that blocks allowed to run together do; the verdict never depends on how long.
+    for (int i = 0; i < 20000 && probe->running.load() < probe->wanted; ++i) std::this_thread::yield();
+    probe->running.fetch_sub(1);
+    probe->blocks_done.fetch_add(1);
+}
+
+extern "C" __global__ __aicore__ void holding_kernel(Hold* hold)
+{
+    hold->entered.fetch_add(1);
+    while (!hold->released.load()) std::this_thread::yield();
+}
+
+extern "C" __global__ __aicore__ void square_scale(float* in, float* out, float factor)
+{
+    out[block_idx] = in[block_idx] * factor * factor;
+}
+
+extern "C" __global__ __aicore__ void always_faulting()
+{
+    canopy::kernel::raise(ACL_ERROR_RT_AICORE_EXCEPTION, "DataCopy", "a fault on purpose");
+}
+
+uint32_t launch_concurrency_probe(uint32_t numBlocks, void* stream, ConcurrencyProbe* probe)
+{
+    return concurrency_probe<<<numBlocks, 0, stream>>>(probe);
+}
+
+uint32_t launch_holding(uint32_t numBlocks, void* stream, Hold* hold)
+{
+    return holding_kernel<<<numBlocks, 0, stream>>>(hold);
+}
+
+uint32_t launch_square_scale(uint32_t numBlocks, void* stream, float* in, float* out, float factor)
+{
+    return square_scale<<<numBlocks, 0, stream>>>(in, out, factor);
+}
+
+uint32_t launch_always_faulting(uint32_t numBlocks, void* stream)
+{
+    return always_faulting<<<numBlocks, 0, stream>>>();
+}

@@ -1,0 +1,35 @@
+#pragma once
+// Kernels of the runtime-control tests (resource limits, utilization, overflow detection, exception
+// callbacks) and the host functions that launch them with <<<>>>, compiled by canopy_add_kernels.
+#include <atomic>
+#include <cstdint>
+
+#include "kernel_shim.h"
+
+// Shared by the blocks of a concurrency_probe launch.
+struct ConcurrencyProbe {
+    std::atomic<uint32_t> running{0};
+    std::atomic<uint32_t> max_running{0};
+    std::atomic<uint32_t> blocks_done{0};
+    uint32_t wanted = 0;  // a block lingers (a bounded number of yields) until this many run with it
+};
+
+// Held by the blocks of a holding_kernel launch until the host releases them.
+struct Hold {
+    std::atomic<uint32_t> entered{0};
+    std::atomic<bool> released{false};
+};
+
+extern "C" {
+__global__ __aicore__ void concurrency_probe(ConcurrencyProbe* probe);
+__global__ __aicore__ void holding_kernel(Hold* hold);
+// out[block] = in[block] * factor * factor, in fp32.
+__global__ __aicore__ void square_scale(float* in, float* out, float factor);
+// Raises a KernelFault in every block (as the kernel API does on misuse).
+__global__ __aicore__ void always_faulting();
+}
+
+uint32_t launch_concurrency_probe(uint32_t numBlocks, void* stream, ConcurrencyProbe* probe);
+uint32_t launch_holding(uint32_t numBlocks, void* stream, Hold* hold);
+uint32_t launch_square_scale(uint32_t numBlocks, void* stream, float* in, float* out, float factor);
+uint32_t launch_always_faulting(uint32_t numBlocks, void* stream);
