@@ -5,11 +5,15 @@
 # and debuggers name the original file with its own line numbers):
 #   1. every launch `name<<<numBlocks, dynUBufSize, stream>>>(args...)` becomes
 #      `::canopy::kernel::ChevronLaunch<name>("name", numBlocks, dynUBufSize, stream)(args...)`,
-#      an expression yielding 0 or the aclError (canopy/kernel/launch.h, force-included);
+#      an expression yielding 0 or the aclError (canopy/kernel/launch.h, force-included); `name` may
+#      be qualified and carry template arguments (`add_custom<float, 2048>`);
 #   2. after the closing brace of every __global__ kernel the file defines (not a template, not in a
 #      preprocessor line), on the same line: `CANOPY_REGISTER_KERNEL(name);`, so that
-#      aclrtGetFuncBySymbol and aclrtBinaryGetFunction find it. When the file calls SyncAll, its
-#      kernels are registered cooperative (all blocks run at once).
+#      aclrtGetFuncBySymbol and aclrtBinaryGetFunction find it. Any qualifiers may stand beside
+#      __global__ (`__vector__`, `__cube__`, `__mix__(1, 2)`, `extern "C"` or none).
+# When the file waits for other blocks (SyncAll, IBWait, CrossCoreWaitFlag), its kernels are
+# registered cooperative (all blocks run at once); a template kernel has no definition to register
+# after, so each of its launches registers the instantiation it launches, once, before launching.
 # Comments, string and character literals are left alone: `<<<` or `__global__` in them is text.
 cmake_minimum_required(VERSION 3.25)
 
@@ -197,6 +201,8 @@ endfunction()
 
 # ---- 2. Launches: name<<<...>>>(
 
+string(REGEX MATCH "(^|[^A-Za-z0-9_])(SyncAll|IBWait|CrossCoreWaitFlag)([^A-Za-z0-9_]|$)" waits_for_blocks "${masked}")
+
 set(search_from 0)
 while(TRUE)
   string(SUBSTRING "${masked}" ${search_from} -1 tail)
@@ -234,17 +240,23 @@ while(TRUE)
   string(SUBSTRING "${content}" ${kernel_start} ${kernel_length} kernel_text)
   string(REGEX REPLACE "[ \t\r\n]+" " " kernel_label "${kernel_text}")
   string(REPLACE "\"" "\\\"" kernel_label "${kernel_label}")
-  _canopy_edit(${kernel_start} ${kernel_end} "::canopy::kernel::ChevronLaunch<${kernel_text}>(\"${kernel_label}\"")
+  set(launcher "::canopy::kernel::ChevronLaunch<${kernel_text}>(\"${kernel_label}\"")
+  set(launcher_end ")")
+  if(waits_for_blocks AND kernel_text MATCHES "<")
+    # Registered from a lambda: at the launch site the template arguments may be local constants.
+    set(launcher "([] { static ::canopy::kernel::KernelRegistrar<${kernel_text}> canopy_registrar(\"${kernel_label}\", true); }(), ${launcher}")
+    set(launcher_end "))")
+  endif()
+  _canopy_edit(${kernel_start} ${kernel_end} "${launcher}")
   _canopy_edit(${chevron} ${search_from} ", ")
   math(EXPR close_end "${close} + 3")
-  _canopy_edit(${close} ${close_end} ")")
+  _canopy_edit(${close} ${close_end} "${launcher_end}")
   set(search_from ${close_end})
 endwhile()
 
 # ---- 3. Kernel definitions: register each __global__ kernel after its body
 
-string(REGEX MATCH "(^|[^A-Za-z0-9_])SyncAll([^A-Za-z0-9_]|$)" calls_sync_all "${masked}")
-if(calls_sync_all)
+if(waits_for_blocks)
   set(registration "CANOPY_REGISTER_COOPERATIVE_KERNEL")
 else()
   set(registration "CANOPY_REGISTER_KERNEL")
@@ -267,7 +279,9 @@ while(TRUE)
   endif()
   # The declaration this __global__ belongs to starts after the previous ; { or }.
   string(SUBSTRING "${masked}" 0 ${global_at} before)
-  string(REGEX MATCH "[^;{}]*$" head "${before}")
+  # (A space ends the text searched: a declaration right after `{` has an empty head, which
+  # string(REGEX) refuses to match.)
+  string(REGEX MATCH "[^;{}]*$" head "${before} ")
   if(head MATCHES "(^|[^A-Za-z0-9_])template[^A-Za-z0-9_]")
     continue()  # a kernel template has no single address to register
   endif()

@@ -29,6 +29,7 @@ _canopy_setenv_prepend PATH "${_canopy_setenv_prefix}/bin"
 _canopy_setenv_prepend LD_LIBRARY_PATH "${_canopy_setenv_prefix}/lib64"
 # find_package finds Canopy's packages from here also in login shells that reset PATH.
 _canopy_setenv_prepend CMAKE_PREFIX_PATH "${_canopy_setenv_prefix}"
+_canopy_setenv_prepend CMAKE_PREFIX_PATH "${_canopy_setenv_prefix}/lib64/cmake"  # as CANN: find_package(ASC) before project()
 _canopy_setenv_prepend PKG_CONFIG_PATH "${_canopy_setenv_prefix}/lib64/pkgconfig"
 
 unset -f _canopy_setenv_prepend

@@ -1,0 +1,38 @@
+# Installs the ASC package (included by the top-level CMakeLists.txt): under <libdir>/cmake/asc,
+# where find_package(ASC) finds it from CMAKE_PREFIX_PATH=<prefix>, the package config, the
+# language's modules, the canopy-asc driver and the kernel rewrite it runs. <libdir> is the
+# runtime's (CANOPY_INSTALL_LIBDIR, lib64 in the CANN layout).
+include(GNUInstallDirs)
+if(CANOPY_INSTALL_LIBDIR)
+  set(CANOPY_ASC_LIBDIR "${CANOPY_INSTALL_LIBDIR}")
+else()
+  set(CANOPY_ASC_LIBDIR "${CMAKE_INSTALL_LIBDIR}")
+endif()
+set(_canopy_asc_destination "${CANOPY_ASC_LIBDIR}/cmake/asc")
+set(_canopy_asc_build "${PROJECT_BINARY_DIR}/asc")
+
+# What canopy-asc knows of the install: the way up to the prefix from its own folder, the host
+# compiler Canopy is built with, and the include folders of Eigen (the kernel headers compute with it).
+file(RELATIVE_PATH CANOPY_ASC_TO_PREFIX "/prefix/${_canopy_asc_destination}" "/prefix")
+set(CANOPY_ASC_HOST_COMPILER "${CMAKE_CXX_COMPILER}")
+get_target_property(_canopy_asc_eigen Eigen3::Eigen INTERFACE_INCLUDE_DIRECTORIES)
+set(CANOPY_ASC_EXTRA_INCLUDES "")
+foreach(dir IN LISTS _canopy_asc_eigen)
+  string(APPEND CANOPY_ASC_EXTRA_INCLUDES " \"${dir}\"")
+endforeach()
+configure_file("${CMAKE_CURRENT_LIST_DIR}/canopy-asc.in" "${_canopy_asc_build}/canopy-asc" @ONLY)
+configure_file("${CMAKE_CURRENT_LIST_DIR}/asc-config.cmake.in" "${_canopy_asc_build}/asc-config.cmake" @ONLY)
+
+install(FILES "${_canopy_asc_build}/asc-config.cmake" "${CMAKE_CURRENT_LIST_DIR}/../CanopyKernelRewrite.cmake"
+  DESTINATION "${_canopy_asc_destination}")
+install(PROGRAMS "${_canopy_asc_build}/canopy-asc" DESTINATION "${_canopy_asc_destination}")
+install(FILES
+  "${CMAKE_CURRENT_LIST_DIR}/modules/CMakeDetermineASCCompiler.cmake"
+  "${CMAKE_CURRENT_LIST_DIR}/modules/CMakeASCCompiler.cmake.in"
+  "${CMAKE_CURRENT_LIST_DIR}/modules/CMakeASCInformation.cmake"
+  "${CMAKE_CURRENT_LIST_DIR}/modules/CMakeTestASCCompiler.cmake"
+  "${CMAKE_CURRENT_LIST_DIR}/modules/CanopyASCFunctions.cmake"
+  DESTINATION "${_canopy_asc_destination}/modules")
+unset(_canopy_asc_destination)
+unset(_canopy_asc_build)
+unset(_canopy_asc_eigen)
