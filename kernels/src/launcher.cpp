@@ -2,9 +2,9 @@
 
 #include <cxxabi.h>
 
-#include <algorithm>
 #include <cfenv>
 
+#include <algorithm>
 #include <atomic>
 #include <condition_variable>
 #include <cstdlib>
@@ -74,18 +74,18 @@ struct LaunchState {
     std::size_t ub_bytes;
     const KernelCall& call;
     CooperativeGroup* group;
-    // Set by the first failing block so that blocks not yet started are skipped.
     engine::Stream& stream;
     std::uint64_t task;
     bool detects_overflow;
+    // Set by the first failing block so that blocks not yet started are skipped.
     std::atomic<bool> failed{false};
-};
     std::atomic<bool> overflowed{false};
     std::atomic<std::uint32_t> blocks_run{0};
+};
 
-[[noreturn]] void fail_block(const LaunchState& launch, std::int64_t index, int code, const std::string& message) {
 constexpr int float_fault_flags = FE_OVERFLOW | FE_INVALID | FE_DIVBYZERO;
 
+[[noreturn]] void fail_block(const LaunchState& launch, std::int64_t index, int code, const std::string& message) {
     throw engine::OperationError(code, "kernel " + std::string(launch.kernel) + " block " + std::to_string(index) +
                                            "/" + std::to_string(launch.num_blocks) + ": " + message);
 }
@@ -201,14 +201,14 @@ public:
         block_.kernel = launch.kernel;
         block_.group = launch.group;
         *block_num_ = launch.num_blocks;
+        launch.stream.device().enter_kernel();
     }
 
     ~BlockRunner() {
-        launch.stream.device().enter_kernel();
+        launch_.stream.device().leave_kernel();
         --thread_arenas.depth;
         block_.index = saved_.index;
         block_.count = saved_.count;
-        launch_.stream.device().leave_kernel();
         block_.ub = saved_.ub;
         block_.ub_bytes = saved_.ub_bytes;
         block_.kernel = saved_.kernel;
@@ -224,15 +224,6 @@ public:
 
     // Runs one block; throws OperationError naming kernel and block when it faults.
     void run(std::int64_t index) {
-        block_.index = index;
-        *block_idx_ = index;
-        try {
-            launch_.call();
-        } catch (const KernelFault& fault) {
-            fail(index, fault.code, fault.message);
-        } catch (const CooperativeAbort&) {
-            throw;
-        } catch (const abi::__forced_unwind&) {
         if (launch_.stream.stop_requested(launch_.task)) {
             launch_.failed.store(true, std::memory_order_relaxed);
             throw engine::OperationError(ACL_ERROR_RT_STREAM_ABORT,
@@ -243,12 +234,24 @@ public:
         }
         // The flags are per thread (MXCSR / x87 status): cleared before the block, read after it.
         if (launch_.detects_overflow) std::feclearexcept(float_fault_flags);
+        block_.index = index;
+        *block_idx_ = index;
+        try {
+            launch_.call();
+        } catch (const KernelFault& fault) {
+            fail(index, fault.code, fault.message);
+        } catch (const CooperativeAbort&) {
+            throw;
+        } catch (const abi::__forced_unwind&) {
             throw;  // thread cancellation must go on unwinding
         } catch (const std::exception& error) {
             fail(index, ACL_ERROR_RT_AICORE_EXCEPTION, std::string("the kernel threw: ") + error.what());
         } catch (...) {
             fail(index, ACL_ERROR_RT_AICORE_EXCEPTION, "the kernel threw a non-standard exception");
         }
+        launch_.blocks_run.fetch_add(1, std::memory_order_relaxed);
+        if (launch_.detects_overflow && std::fetestexcept(float_fault_flags))
+            launch_.overflowed.store(true, std::memory_order_relaxed);
         if (block_.deferred_code != 0) {
             const int code = std::exchange(block_.deferred_code, 0);
             const std::string message = std::move(block_.deferred_message);
@@ -265,9 +268,6 @@ private:
         fail_block(launch_, index, code, message);
     }
 
-        launch_.blocks_run.fetch_add(1, std::memory_order_relaxed);
-        if (launch_.detects_overflow && std::fetestexcept(float_fault_flags))
-            launch_.overflowed.store(true, std::memory_order_relaxed);
     struct Saved {
         std::int64_t index;
         std::int64_t count;
@@ -306,29 +306,6 @@ private:
 // ones, auto with that grain is kept over static: static cannot move a range away from a worker
 // that is busy with another stream's operation, while auto splits further when work is stolen.
 // Compute-bound launches are within noise of the raw loop with every partitioner.
-void run_block_parallel(LaunchState& launch) {
-    if (launch.num_blocks == 1) {
-        // No parallel_for for a single block: its task setup would be most of the launch's cost.
-        BlockRunner runner(launch);
-        runner.run(0);
-        return;
-    }
-    auto body = [&launch](const oneapi::tbb::blocked_range<std::uint32_t>& range) {
-        if (launch.failed.load(std::memory_order_relaxed)) return;
-        BlockRunner runner(launch);
-        for (std::uint32_t index = range.begin(); index != range.end(); ++index) {
-            if (launch.failed.load(std::memory_order_relaxed)) return;
-            runner.run(index);
-        }
-    };
-    const auto threads = static_cast<std::uint32_t>(oneapi::tbb::this_task_arena::max_concurrency());
-    const std::uint32_t grain = std::max<std::uint32_t>(1, launch.num_blocks / (4 * threads));
-    // Isolated: while this thread waits for the launch's blocks it takes no other task of the arena
-    // (another stream's callback or launch), which could delay this launch by its whole duration.
-    oneapi::tbb::this_task_arena::isolate([&] {
-        oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::uint32_t>(0, launch.num_blocks, grain), body,
-                                  oneapi::tbb::auto_partitioner());
-    });
 // Under a core limit: `cores` lanes, each a task that runs one block at a time, taking the next
 // unclaimed block until none is left, so that at most `cores` blocks ever run at once.
 void run_limited(LaunchState& launch, std::uint32_t cores) {
@@ -346,6 +323,34 @@ void run_limited(LaunchState& launch, std::uint32_t cores) {
     });
 }
 
+void run_block_parallel(LaunchState& launch) {
+    if (launch.num_blocks == 1) {
+        // No parallel_for for a single block: its task setup would be most of the launch's cost.
+        BlockRunner runner(launch);
+        runner.run(0);
+        return;
+    }
+    auto body = [&launch](const oneapi::tbb::blocked_range<std::uint32_t>& range) {
+        if (launch.failed.load(std::memory_order_relaxed)) return;
+        BlockRunner runner(launch);
+        for (std::uint32_t index = range.begin(); index != range.end(); ++index) {
+            if (launch.failed.load(std::memory_order_relaxed)) return;
+            runner.run(index);
+        }
+    };
+    const auto threads = static_cast<std::uint32_t>(oneapi::tbb::this_task_arena::max_concurrency());
+    const std::uint32_t core_limit = launch.stream.device().core_limit(engine::CoreKind::vector);
+    if (core_limit != 0 && core_limit < std::min(threads, launch.num_blocks)) {
+        run_limited(launch, core_limit);
+        return;
+    }
+    const std::uint32_t grain = std::max<std::uint32_t>(1, launch.num_blocks / (4 * threads));
+    // Isolated: while this thread waits for the launch's blocks it takes no other task of the arena
+    // (another stream's callback or launch), which could delay this launch by its whole duration.
+    oneapi::tbb::this_task_arena::isolate([&] {
+        oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::uint32_t>(0, launch.num_blocks, grain), body,
+                                  oneapi::tbb::auto_partitioner());
+    });
 }
 
 // ---- Cooperative launches
@@ -362,11 +367,6 @@ void run_cooperative(LaunchState& launch) {
             BlockRunner runner(launch);
             runner.run(index);
             try {
-    const std::uint32_t core_limit = launch.stream.device().core_limit(engine::CoreKind::vector);
-    if (core_limit != 0 && core_limit < std::min(threads, launch.num_blocks)) {
-        run_limited(launch, core_limit);
-        return;
-    }
                 group.leave();
             } catch (const KernelFault& fault) {
                 fail_block(launch, index, fault.code, fault.message);
