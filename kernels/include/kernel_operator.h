@@ -3,11 +3,14 @@
 // Ascend C kernel API (namespace AscendC) for kernels compiled with g++ and run block-parallel on a
 // CPU, each block with a modelled Unified Buffer and cube memories (L1, L0A, L0B, L0C).
 #include "canopy/kernel/ascendc/types.h"
+#include "canopy/kernel/ascendc/system.h"
 
 #include "canopy/kernel/ascendc/global_tensor.h"
 #include "canopy/kernel/ascendc/local_tensor.h"
 #include "canopy/kernel/ascendc/pipe.h"
 
+#include "canopy/kernel/ascendc/atomic.h"
+#include "canopy/kernel/ascendc/cache.h"
 #include "canopy/kernel/ascendc/data_copy.h"
 
 #include "canopy/kernel/ascendc/cast.h"
@@ -18,5 +21,6 @@
 
 #include "canopy/kernel/ascendc/cube.h"
 
+#include "canopy/kernel/ascendc/debug.h"
 #include "canopy/kernel/ascendc/printf.h"
 #include "canopy/kernel/ascendc/sync.h"

@@ -1,4 +1,5 @@
 #include "launcher.h"
+#include "pipe_model.h"
 
 #include <cxxabi.h>
 
@@ -182,7 +183,8 @@ public:
           block_idx_(&::block_idx),
           block_num_(&::block_num),
           saved_{block_.index, block_.count, block_.ub, block_.ub_bytes, block_.kernel, block_.group,
-                 *block_idx_, *block_num_} {
+                 *block_idx_, *block_num_, block_.vector, block_.registers, block_.core_type,
+                 block_.sub_block_idx, block_.task_ratio, block_.pipes} {
         ThreadArenas& arenas = thread_arenas;
         if (arenas.by_depth.size() <= arenas.depth) arenas.by_depth.resize(arenas.depth + 1);
         std::byte* ub = arenas.by_depth[arenas.depth].reserve(launch.ub_bytes);
@@ -200,6 +202,7 @@ public:
         block_.ub_bytes = launch.ub_bytes;
         block_.kernel = launch.kernel;
         block_.group = launch.group;
+        block_.pipes = &pipes_;
         *block_num_ = launch.num_blocks;
         launch.stream.device().enter_kernel();
     }
@@ -213,6 +216,12 @@ public:
         block_.ub_bytes = saved_.ub_bytes;
         block_.kernel = saved_.kernel;
         block_.group = saved_.group;
+        block_.vector = saved_.vector;
+        block_.registers = saved_.registers;
+        block_.core_type = saved_.core_type;
+        block_.sub_block_idx = saved_.sub_block_idx;
+        block_.task_ratio = saved_.task_ratio;
+        block_.pipes = saved_.pipes;
         block_.deferred_code = saved_deferred_code_;
         block_.deferred_message = std::move(saved_deferred_message_);
         *block_idx_ = saved_.block_idx;
@@ -236,8 +245,15 @@ public:
         if (launch_.detects_overflow) std::feclearexcept(float_fault_flags);
         block_.index = index;
         *block_idx_ = index;
+        block_.vector = VectorRegisters{};
+        block_.registers = CoreRegisters{};
+        block_.core_type = core_type_aiv;
+        block_.sub_block_idx = 0;
+        block_.task_ratio = 1;
+        pipes_.reset();
         try {
             launch_.call();
+            pipe_finish_block();
         } catch (const KernelFault& fault) {
             fail(index, fault.code, fault.message);
         } catch (const CooperativeAbort&) {
@@ -277,6 +293,12 @@ private:
         CooperativeGroup* group;
         std::int64_t block_idx;
         std::int64_t block_num;
+        VectorRegisters vector;
+        CoreRegisters registers;
+        std::int32_t core_type;
+        std::int64_t sub_block_idx;
+        std::int64_t task_ratio;
+        PipeState* pipes;
     };
 
     LaunchState& launch_;
@@ -284,6 +306,7 @@ private:
     std::int64_t* const block_idx_;
     std::int64_t* const block_num_;
     const Saved saved_;
+    PipeState pipes_;
     int saved_deferred_code_ = 0;
     std::string saved_deferred_message_;
 };

@@ -25,6 +25,22 @@ struct VectorRegisters {
     std::uint32_t reduce_index = 0;
 };
 
+// The registers of a core that kernels set and that outlive one instruction (DataCopyPad's pad
+// value, the atomic mode of copies into GM), set by the kernel API (canopy/kernel/ascendc/system.h)
+// and reset before every block runs.
+struct CoreRegisters {
+    std::uint64_t pad_value = 0;
+    std::uint8_t atomic_operation = 0;  // AtomicOperation: none, add, max, min
+    std::uint8_t atomic_element = 0;    // AtomicElement: the type SetAtomic<Op><T> named
+};
+
+// Core types of the separated architecture (AscendC::AIC / AIV).
+inline constexpr std::int32_t core_type_aic = 1;
+inline constexpr std::int32_t core_type_aiv = 2;
+
+// Per-block bookkeeping of the pipe model (kernels/src/pipe_model.cpp, canopy/kernel/pipes.h).
+struct PipeState;
+
 struct BlockContext {
     std::int64_t index = 0;
     std::int64_t count = 0;
@@ -39,6 +55,14 @@ struct BlockContext {
     // run block-parallel, a few at a time, on the device's workers.
     CooperativeGroup* group = nullptr;
     VectorRegisters vector;
+    CoreRegisters registers;
+    // Which core of its logical core this block runs on: a plain __vector__ or __cube__ kernel
+    // runs one core per block; a __mix__ kernel's blocks have an AIC and task_ratio AIVs.
+    std::int32_t core_type = core_type_aiv;
+    std::int64_t sub_block_idx = 0;
+    std::int64_t task_ratio = 1;
+    // The running block's pipes and the order between them; owned by the launcher.
+    PipeState* pipes = nullptr;
 };
 
 // The running block; only valid inside a kernel launched by the launcher.

@@ -17,7 +17,6 @@
 // copies such sources into the build folder with only the launch syntax rewritten into a
 // ChevronLaunch expression, and registers the kernels they define (CANOPY_REGISTER_KERNEL).
 #include <array>
-#include <bit>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -143,7 +142,7 @@ using SignatureOf = KernelSignature<decltype(Kernel)>;
 template <class Parameter, class Argument>
 Parameter convert_argument(Argument&& argument) {
     using P = std::remove_cv_t<Parameter>;
-    using A = std::remove_cvref_t<Argument>;
+    using A = std::remove_cv_t<std::remove_reference_t<Argument>>;
     if constexpr (std::is_pointer_v<P> && std::is_pointer_v<A>) {
         using From = std::remove_pointer_t<A>;
         using To = std::remove_pointer_t<P>;
@@ -313,9 +312,11 @@ struct AllTriviallyCopyable<std::tuple<T...>> : std::bool_constant<(std::is_triv
 
 template <class T>
 T load_packed(const std::byte* at) {
-    std::array<std::byte, sizeof(T)> raw;
-    std::memcpy(raw.data(), at, sizeof(T));
-    return std::bit_cast<T>(raw);
+    // Stored parameters are trivially copyable (checked at registration), so their bytes copied into
+    // aligned storage are the object; this also serves types without a default constructor.
+    alignas(T) unsigned char raw[sizeof(T)];
+    std::memcpy(raw, at, sizeof(T));
+    return *std::launder(reinterpret_cast<T*>(raw));
 }
 
 template <auto Kernel, std::size_t... I>

@@ -24,8 +24,7 @@ inline void append(std::string& out, std::string_view text) { out.append(text); 
 inline void append(std::string& out, const char* text) { out.append(text); }
 inline void append(std::string& out, const std::string& text) { out.append(text); }
 inline void append(std::string& out, char c) { out.push_back(c); }
-template <typename Number>
-    requires std::is_arithmetic_v<Number>
+template <typename Number, std::enable_if_t<std::is_arithmetic_v<Number>, int> = 0>
 inline void append(std::string& out, Number value) {
     out.append(std::to_string(value));
 }

@@ -10,8 +10,10 @@
 #include <cstdint>
 #include <cstring>
 
+#include "canopy/kernel/ascendc/atomic.h"
 #include "canopy/kernel/ascendc/check.h"
 #include "canopy/kernel/ascendc/global_tensor.h"
+#include "canopy/kernel/ascendc/instruction.h"
 #include "canopy/kernel/ascendc/local_memory.h"
 #include "canopy/kernel/ascendc/local_tensor.h"
 #include "canopy/kernel/ascendc/types.h"
@@ -109,9 +111,16 @@ struct Nd2NzParams {
 namespace canopy::kernel::ascendc {
 
 // The value DataCopyPad pads with when isPad is false: a core register set by SetPadValue.
-inline uint64_t& pad_value_register() {
-    thread_local uint64_t bits = 0;
-    return bits;
+inline uint64_t& pad_value_register() { return core_registers().pad_value; }
+
+// The pipe of a move between two local memories on the A2.
+inline Pipe local_to_local_pipe(AscendC::Hardware from) {
+    if (from == AscendC::Hardware::UB) return Pipe::V;  // UB -> UB; UB -> L1 leaves through MTE3
+    return Pipe::MTE1;                                   // L1 -> UB
+}
+inline Pipe local_move_pipe(AscendC::Hardware from, AscendC::Hardware to) {
+    if (from == AscendC::Hardware::UB && to == AscendC::Hardware::L1) return Pipe::MTE3;
+    return local_to_local_pipe(from);
 }
 
 // The MTE paths of the A2 that DataCopy can take between local memories and GM.
@@ -156,6 +165,22 @@ inline void copy_bursts(std::byte* dst, const std::byte* src, uint64_t count, ui
     for (uint64_t i = 0; i < count; ++i) std::memcpy(dst + i * dst_advance, src + i * src_advance, burst_bytes);
 }
 
+// Writes `count` bursts of `burst_bytes` into GM under the core's atomic mode.
+template <typename T>
+inline void store_bursts(T* dst, const T* src, uint64_t count, uint64_t burst_bytes, uint64_t src_advance,
+                         uint64_t dst_advance, const char* api) {
+    auto* to = reinterpret_cast<std::byte*>(dst);
+    const auto* from = reinterpret_cast<const std::byte*>(src);
+    if (core_registers().atomic_operation == 0) {
+        copy_bursts(to, from, count, burst_bytes, src_advance, dst_advance);
+        return;
+    }
+    for (uint64_t i = 0; i < count; ++i) {
+        store_to_gm(reinterpret_cast<T*>(to + i * dst_advance), reinterpret_cast<const T*>(from + i * src_advance),
+                    burst_bytes / sizeof(T), api);
+    }
+}
+
 // The local side of a move must fit the LocalTensor.
 template <typename T>
 inline void require_local_bytes(const AscendC::LocalTensor<T>& tensor, uint64_t bytes, const char* api,
@@ -186,6 +211,7 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>
     require_whole_blocks<T>(count, "DataCopy");
     require_elements(dst, count, "DataCopy", "dst");
     const T* from = src.CheckedSpan(0, count, false, "DataCopy");
+    issue(Pipe::MTE2, "DataCopy", writes(dst, uint64_t(count) * sizeof(T)));
     std::memcpy(dst.GetPhyAddr(), from, std::size_t(count) * sizeof(T));
 }
 
@@ -196,7 +222,8 @@ __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>
     require_whole_blocks<T>(count, "DataCopy");
     require_elements(src, count, "DataCopy", "src");
     T* to = dst.CheckedSpan(0, count, true, "DataCopy");
-    std::memcpy(to, src.GetPhyAddr(), std::size_t(count) * sizeof(T));
+    issue(Pipe::MTE3, "DataCopy", reads(src, uint64_t(count) * sizeof(T)));
+    store_to_gm(to, src.GetPhyAddr(), count, "DataCopy");
 }
 
 template <typename T>
@@ -208,6 +235,8 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>&
     require_whole_blocks<T>(count, "DataCopy");
     require_elements(src, count, "DataCopy", "src");
     require_elements(dst, count, "DataCopy", "dst");
+    const uint64_t bytes = uint64_t(count) * sizeof(T);
+    issue(local_move_pipe(src.memory(), dst.memory()), "DataCopy", reads(src, bytes), writes(dst, bytes));
     std::memmove(dst.GetPhyAddr(), src.GetPhyAddr(), std::size_t(count) * sizeof(T));
 }
 
@@ -224,6 +253,7 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>
     const uint64_t count = burst == 0 ? 0 : repeatParams.blockCount;
     require_local_bytes(dst, burst_extent(count, burst, dst_advance), "DataCopy", "dst");
     const T* from = src.CheckedSpan(0, burst_extent(count, burst, src_advance) / sizeof(T), false, "DataCopy");
+    issue(Pipe::MTE2, "DataCopy", writes(dst, burst_extent(count, burst, dst_advance)));
     copy_bursts(reinterpret_cast<std::byte*>(dst.GetPhyAddr()), reinterpret_cast<const std::byte*>(from), count,
                 burst, src_advance, dst_advance);
 }
@@ -239,8 +269,8 @@ __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>
     const uint64_t count = burst == 0 ? 0 : repeatParams.blockCount;
     require_local_bytes(src, burst_extent(count, burst, src_advance), "DataCopy", "src");
     T* to = dst.CheckedSpan(0, burst_extent(count, burst, dst_advance) / sizeof(T), true, "DataCopy");
-    copy_bursts(reinterpret_cast<std::byte*>(to), reinterpret_cast<const std::byte*>(src.GetPhyAddr()), count, burst,
-                src_advance, dst_advance);
+    issue(Pipe::MTE3, "DataCopy", reads(src, burst_extent(count, burst, src_advance)));
+    store_bursts(to, src.GetPhyAddr(), count, burst, src_advance, dst_advance, "DataCopy");
 }
 
 template <typename T>
@@ -256,6 +286,8 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>&
     const uint64_t count = burst == 0 ? 0 : repeatParams.blockCount;
     require_local_bytes(src, burst_extent(count, burst, src_advance), "DataCopy", "src");
     require_local_bytes(dst, burst_extent(count, burst, dst_advance), "DataCopy", "dst");
+    issue(local_move_pipe(src.memory(), dst.memory()), "DataCopy", reads(src, burst_extent(count, burst, src_advance)),
+          writes(dst, burst_extent(count, burst, dst_advance)));
     copy_bursts(reinterpret_cast<std::byte*>(dst.GetPhyAddr()), reinterpret_cast<const std::byte*>(src.GetPhyAddr()),
                 count, burst, src_advance, dst_advance);
 }
@@ -279,6 +311,7 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>
                                 uint64_t(p.nValue - 1) * row_stride + c0;
     require_elements(dst, int64_t(dst_extent), "DataCopy(Nd2Nz)", "dst");
     const T* from = src.CheckedSpan(0, src_extent, false, "DataCopy(Nd2Nz)");
+    issue(Pipe::MTE2, "DataCopy(Nd2Nz)", writes(dst, dst_extent * sizeof(T)));
     T* to = dst.GetPhyAddr();
     for (uint64_t matrix = 0; matrix < p.ndNum; ++matrix) {
         const T* src_matrix = from + matrix * p.srcNdMatrixStride;
@@ -324,6 +357,7 @@ __aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor
         src.CheckedSpan(0, burst_extent(p.blockCount, p.blockLen, src_advance) / sizeof(T), false, api));
     T pad = padParams.paddingValue;
     if (!padParams.isPad) std::memcpy(static_cast<void*>(&pad), &pad_value_register(), sizeof(T));
+    issue(Pipe::MTE2, api, writes(dst, burst_extent(p.blockCount, ub_burst, dst_advance)));
     std::byte* to = reinterpret_cast<std::byte*>(dst.GetPhyAddr());
     for (uint64_t i = 0; i < p.blockCount; ++i) {
         std::byte* burst = to + i * dst_advance;
@@ -348,10 +382,9 @@ __aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor
     const uint64_t src_advance = ub_burst + uint64_t(p.srcStride) * ONE_BLK_SIZE;
     const uint64_t dst_advance = uint64_t(p.blockLen) + p.dstStride;
     require_local_bytes(src, burst_extent(p.blockCount, p.blockLen, src_advance), api, "src");
-    std::byte* to = reinterpret_cast<std::byte*>(
-        dst.CheckedSpan(0, burst_extent(p.blockCount, p.blockLen, dst_advance) / sizeof(T), true, api));
-    copy_bursts(to, reinterpret_cast<const std::byte*>(src.GetPhyAddr()), p.blockCount, p.blockLen, src_advance,
-                dst_advance);
+    T* to = dst.CheckedSpan(0, burst_extent(p.blockCount, p.blockLen, dst_advance) / sizeof(T), true, api);
+    issue(Pipe::MTE3, api, reads(src, burst_extent(p.blockCount, p.blockLen, src_advance)));
+    store_bursts(to, src.GetPhyAddr(), p.blockCount, p.blockLen, src_advance, dst_advance, api);
 }
 
 // The older parameter shapes: DataCopyParams with blockLen in bytes.

@@ -10,6 +10,10 @@
 
 namespace AscendC {
 
+// How the L2 cache treats a GlobalTensor's accesses (SetL2CacheHint), and which accesses.
+enum class CacheMode { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1, CACHE_MODE_LAST = 2, CACHE_MODE_PERSISTENT = 4 };
+enum class CacheRwMode { READ = 1, WRITE = 2, RW = 3 };
+
 template <typename T>
 class GlobalTensor {
 public:
@@ -49,6 +53,18 @@ public:
         view.address_ = address_ + offset;
         view.offset_ = offset_ + offset;
         return view;
+    }
+
+    // A cache-policy hint: a CPU has no L2 policy to set, so only the mode is checked.
+    template <CacheRwMode rwMode = CacheRwMode::RW>
+    __aicore__ inline void SetL2CacheHint(CacheMode mode) {
+        static_assert(rwMode == CacheRwMode::READ || rwMode == CacheRwMode::WRITE || rwMode == CacheRwMode::RW,
+                      "CacheRwMode is READ, WRITE or RW");
+        if (mode != CacheMode::CACHE_MODE_DISABLE && mode != CacheMode::CACHE_MODE_NORMAL &&
+            mode != CacheMode::CACHE_MODE_LAST && mode != CacheMode::CACHE_MODE_PERSISTENT) [[unlikely]] {
+            canopy::kernel::ascendc::fail_misuse("GlobalTensor::SetL2CacheHint", "CacheMode ", static_cast<int>(mode),
+                                                  " is not DISABLE, NORMAL, LAST or PERSISTENT");
+        }
     }
 
     __aicore__ inline T GetValue(uint64_t offset) const {

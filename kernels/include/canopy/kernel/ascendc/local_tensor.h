@@ -5,7 +5,9 @@
 #include <cstdint>
 
 #include "canopy/kernel/ascendc/check.h"
+#include "canopy/kernel/ascendc/local_memory.h"
 #include "canopy/kernel/ascendc/types.h"
+#include "canopy/kernel/pipes.h"
 
 namespace canopy::kernel::ascendc {
 struct BufferRecord;  // the TPipe buffer a queue tensor lives in (pipe.h)
@@ -19,6 +21,26 @@ public:
     using PrimType = T;
 
     __aicore__ inline LocalTensor() = default;
+
+    // Static-tensor programming: `tileSize` elements at byte offset `addr` of `pos`'s memory.
+    __aicore__ inline LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize) : position_(pos) {
+        using namespace canopy::kernel::ascendc;
+        const Hardware hardware = GetPhyType(pos);
+        const LocalMemory memory = local_memory(hardware);
+        const uint64_t bytes = uint64_t(tileSize) * sizeof(T);
+        if (memory.base == nullptr) [[unlikely]] {
+            fail_misuse("LocalTensor", "position ", PositionName(pos), " (", HardwareName(hardware),
+                        ") is not a local memory Canopy models");
+        }
+        if (addr % ONE_BLK_SIZE != 0 || uint64_t(addr) + bytes > memory.bytes) [[unlikely]] {
+            fail_misuse("LocalTensor", tileSize, " elements (", bytes, " bytes) at byte offset ", addr, " of ",
+                        HardwareName(hardware), " do not fit its ", memory.bytes,
+                        " bytes at a 32-byte aligned offset");
+        }
+        data_ = reinterpret_cast<T*>(memory.base + addr);
+        size_ = tileSize;
+        capacity_bytes_ = bytes;
+    }
 
     // Canopy: `size` elements at `data` in `position`; `buffer` is the TPipe buffer it was
     // allocated from, or null when it does not come from a queue.
@@ -39,11 +61,18 @@ public:
         size_ = size;
     }
 
-    __aicore__ inline T GetValue(uint32_t index) const { return *Element(index, "LocalTensor::GetValue"); }
+    // Scalar accesses: instructions of the scalar pipe.
+    __aicore__ inline T GetValue(uint32_t index) const {
+        T* element = Element(index, "LocalTensor::GetValue");
+        ScalarAccess(element, false, "LocalTensor::GetValue");
+        return *element;
+    }
 
     template <typename Value>
     __aicore__ inline void SetValue(uint32_t index, Value value) const {
-        *Element(index, "LocalTensor::SetValue") = static_cast<T>(value);
+        T* element = Element(index, "LocalTensor::SetValue");
+        ScalarAccess(element, true, "LocalTensor::SetValue");
+        *element = static_cast<T>(value);
     }
 
     __aicore__ inline T& operator()(uint32_t index) const { return *Element(index, "LocalTensor::operator()"); }
@@ -83,6 +112,14 @@ public:
 private:
     template <typename U>
     friend class LocalTensor;
+
+    void ScalarAccess(T* element, bool write, const char* api) const {
+        const Hardware hardware = memory();
+        const canopy::kernel::Operand operand{element, sizeof(T),
+                                              canopy::kernel::ascendc::local_memory(hardware).base,
+                                              HardwareName(hardware), write};
+        canopy::kernel::pipe_instruction(canopy::kernel::Pipe::S, api, &operand, 1);
+    }
 
     T* Element(uint32_t index, const char* api) const {
         if (index >= size_) [[unlikely]] {

@@ -17,6 +17,7 @@
 #include "canopy/kernel/ascendc/local_memory.h"
 #include "canopy/kernel/ascendc/local_tensor.h"
 #include "canopy/kernel/ascendc/types.h"
+#include "canopy/kernel/pipes.h"
 
 namespace AscendC {
 class TPipe;
@@ -44,6 +45,9 @@ struct BufferRecord {
     BufferState state = BufferState::free;
     const void* owner = nullptr;  // the TQue / TBuf it was carved for
     bool queued = false;          // a TQue's buffer (allocated and freed), not a TBuf's (always usable)
+    // What the pipes had issued at the buffer's last EnQue or FreeTensor: the next DeQue or
+    // AllocTensor orders everything after it, as the queue's hardware flags do on the NPU.
+    canopy::kernel::PipeClock handed_over;
 };
 
 // The TPipe the running block has alive, for GetTPipePtr() and the one-TPipe-at-a-time rule. It
@@ -282,6 +286,7 @@ public:
             next_alloc_ = static_cast<uint8_t>((next_alloc_ + 1) % buffer_count_);
             if (record.state == BufferState::free) {
                 record.state = BufferState::allocated;
+                canopy::kernel::pipe_acquire(record.handed_over);
                 return LocalTensor<T>(reinterpret_cast<T*>(record.address), record.bytes / sizeof(T), record.position,
                                       &record);
             }
@@ -313,6 +318,7 @@ public:
         ring_[(ring_head_ + ring_count_) % ring_.size()] = record;
         ++ring_count_;
         record->state = BufferState::enqueued;
+        record->handed_over = canopy::kernel::pipe_release();
         return true;
     }
 
@@ -328,6 +334,7 @@ public:
         ring_head_ = (ring_head_ + 1) % ring_.size();
         --ring_count_;
         record->state = BufferState::dequeued;
+        canopy::kernel::pipe_acquire(record->handed_over);
         return LocalTensor<T>(reinterpret_cast<T*>(record->address), record->bytes / sizeof(T), record->position,
                               record);
     }
@@ -350,6 +357,7 @@ public:
             fail_misuse("FreeTensor", "the tensor is still enqueued in ", canopy_name(), "; DeQue it first");
         }
         record->state = BufferState::free;
+        record->handed_over = canopy::kernel::pipe_release();
     }
 
     __aicore__ inline bool VacantInQue() const { return ring_count_ < uint32_t(depth); }

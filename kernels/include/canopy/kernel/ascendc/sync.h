@@ -1,16 +1,26 @@
 #pragma once
-// Synchronisation. Inside a block, PipeBarrier and SetFlag/WaitFlag order the NPU's independent
-// pipes (MTE2, vector, MTE3, cube ...); a CPU block executes its instructions one after another, so
-// every earlier instruction has completed by the time a later one starts and they have nothing to
-// wait for. Their arguments are still checked. Across blocks, SyncAll is a real barrier (the
-// launcher's, which needs the kernel launched cooperatively).
+// Synchronisation. Inside a block, SetFlag/WaitFlag and PipeBarrier<PIPE_ALL> order the NPU's
+// independent pipes (MTE2, vector, MTE3, cube ...). A CPU block executes its instructions one
+// after another, so they have nothing to wait for here; instead they feed the pipe model
+// (canopy/kernel/pipes.h), which fails the launch when an instruction touches memory another pipe
+// may still be using, when a WaitFlag has no SetFlag, and when a flag is left set. Across blocks,
+// SyncAll is a real barrier (the launcher's, which needs the kernel launched cooperatively).
 #include <cstdint>
 
 #include "canopy/kernel/ascendc/check.h"
 #include "canopy/kernel/ascendc/global_tensor.h"
+#include "canopy/kernel/ascendc/instruction.h"
 #include "canopy/kernel/ascendc/local_tensor.h"
 #include "canopy/kernel/ascendc/types.h"
 #include "canopy/kernel/block.h"
+#include "canopy/kernel/pipes.h"
+
+namespace AscendC {
+
+// What DataSyncBarrier waits for.
+enum class MemDsbT : uint8_t { ALL = 0, DDR, UB, SEQ };
+
+}  // namespace AscendC
 
 namespace canopy::kernel::ascendc {
 
@@ -20,37 +30,144 @@ inline void require_event_id(int32_t eventID, const char* api) {
     }
 }
 
+struct PipePair {
+    Pipe src;
+    Pipe dst;
+};
+
+// The source and destination pipes of a HardEvent (named source_destination).
+constexpr PipePair pipes_of(AscendC::HardEvent event) {
+    using AscendC::HardEvent;
+    switch (event) {
+        case HardEvent::MTE2_MTE1: return {Pipe::MTE2, Pipe::MTE1};
+        case HardEvent::MTE1_MTE2: return {Pipe::MTE1, Pipe::MTE2};
+        case HardEvent::MTE1_M: return {Pipe::MTE1, Pipe::M};
+        case HardEvent::M_MTE1: return {Pipe::M, Pipe::MTE1};
+        case HardEvent::MTE2_V: return {Pipe::MTE2, Pipe::V};
+        case HardEvent::V_MTE2: return {Pipe::V, Pipe::MTE2};
+        case HardEvent::MTE3_V: return {Pipe::MTE3, Pipe::V};
+        case HardEvent::V_MTE3: return {Pipe::V, Pipe::MTE3};
+        case HardEvent::M_V: return {Pipe::M, Pipe::V};
+        case HardEvent::V_M: return {Pipe::V, Pipe::M};
+        case HardEvent::V_V: return {Pipe::V, Pipe::V};
+        case HardEvent::MTE3_MTE1: return {Pipe::MTE3, Pipe::MTE1};
+        case HardEvent::MTE1_MTE3: return {Pipe::MTE1, Pipe::MTE3};
+        case HardEvent::MTE1_V: return {Pipe::MTE1, Pipe::V};
+        case HardEvent::MTE2_M: return {Pipe::MTE2, Pipe::M};
+        case HardEvent::M_MTE2: return {Pipe::M, Pipe::MTE2};
+        case HardEvent::V_MTE1: return {Pipe::V, Pipe::MTE1};
+        case HardEvent::M_FIX: return {Pipe::M, Pipe::FIX};
+        case HardEvent::FIX_M: return {Pipe::FIX, Pipe::M};
+        case HardEvent::MTE3_MTE2: return {Pipe::MTE3, Pipe::MTE2};
+        case HardEvent::MTE2_MTE3: return {Pipe::MTE2, Pipe::MTE3};
+        case HardEvent::S_V: return {Pipe::S, Pipe::V};
+        case HardEvent::V_S: return {Pipe::V, Pipe::S};
+        case HardEvent::S_MTE2: return {Pipe::S, Pipe::MTE2};
+        case HardEvent::MTE2_S: return {Pipe::MTE2, Pipe::S};
+        case HardEvent::S_MTE3: return {Pipe::S, Pipe::MTE3};
+        case HardEvent::MTE3_S: return {Pipe::MTE3, Pipe::S};
+        case HardEvent::MTE2_FIX: return {Pipe::MTE2, Pipe::FIX};
+        case HardEvent::FIX_MTE2: return {Pipe::FIX, Pipe::MTE2};
+        case HardEvent::FIX_S: return {Pipe::FIX, Pipe::S};
+        case HardEvent::M_S: return {Pipe::M, Pipe::S};
+        case HardEvent::FIX_MTE3: return {Pipe::FIX, Pipe::MTE3};
+        case HardEvent::MTE1_FIX: return {Pipe::MTE1, Pipe::FIX};
+        case HardEvent::FIX_MTE1: return {Pipe::FIX, Pipe::MTE1};
+        case HardEvent::FIX_FIX: return {Pipe::FIX, Pipe::FIX};
+        default: return {Pipe::S, Pipe::S};
+    }
+}
+
+inline void require_hard_event(AscendC::HardEvent event, const char* api) {
+    if (static_cast<uint8_t>(event) >= static_cast<uint8_t>(AscendC::HardEvent::MAX)) [[unlikely]] {
+        fail_misuse(api, "HardEvent ", static_cast<int>(event), " is not an event of the A2");
+    }
+}
+
+inline void set_flag(AscendC::HardEvent event, int32_t eventID, const char* api) {
+    require_hard_event(event, api);
+    require_event_id(eventID, api);
+    const PipePair pipes = pipes_of(event);
+    canopy::kernel::pipe_set_flag(pipes.src, pipes.dst, eventID, api);
+}
+
+inline void wait_flag(AscendC::HardEvent event, int32_t eventID, const char* api) {
+    require_hard_event(event, api);
+    require_event_id(eventID, api);
+    const PipePair pipes = pipes_of(event);
+    canopy::kernel::pipe_wait_flag(pipes.src, pipes.dst, eventID, api);
+}
+
+// A pipe_t a pipe-to-pipe API accepts: one of the A2's seven pipes.
+inline void require_pipe(pipe_t pipe, const char* api) {
+    if (pipe > PIPE_MTE3 && pipe != PIPE_FIX) [[unlikely]] {
+        fail_misuse(api, "pipe ", static_cast<int>(pipe), " is not one of the A2's pipes (PIPE_S, PIPE_V, PIPE_M, "
+                    "PIPE_MTE1, PIPE_MTE2, PIPE_MTE3, PIPE_FIX)");
+    }
+}
+
+// The HardEvent between two pipes, for TQueSync's messages.
+inline AscendC::HardEvent hard_event_between(Pipe src, Pipe dst) {
+    for (uint8_t e = 0; e < static_cast<uint8_t>(AscendC::HardEvent::MAX); ++e) {
+        const PipePair pair = pipes_of(static_cast<AscendC::HardEvent>(e));
+        if (pair.src == src && pair.dst == dst) return static_cast<AscendC::HardEvent>(e);
+    }
+    return AscendC::HardEvent::MAX;
+}
+
 }  // namespace canopy::kernel::ascendc
 
 namespace AscendC {
 
-// Waits for the named pipe(s) to drain: already the case in a sequentially executing block.
+// Same-pipe barriers order nothing the model tracks (a pipe's instructions already run in order);
+// PIPE_ALL orders every instruction issued so far before every later one.
 template <pipe_t pipe>
-__aicore__ inline void PipeBarrier() {}
-
-// Producer side of a pipe-to-pipe dependency: sequential execution has already satisfied it.
-template <HardEvent event>
-__aicore__ inline void SetFlag(int32_t eventID) {
-    canopy::kernel::ascendc::require_event_id(eventID, "SetFlag");
+__aicore__ inline void PipeBarrier() {
+    static_assert(pipe != PIPE_S, "PipeBarrier does not take PIPE_S: the scalar pipe is ordered by the hardware");
+    if constexpr (pipe == PIPE_ALL) canopy::kernel::pipe_barrier_all();
 }
 
-// Consumer side: the producer's instructions finished before this one started.
+// The source pipe sets the flag once every instruction it was given before has completed.
+template <HardEvent event>
+__aicore__ inline void SetFlag(int32_t eventID) {
+    canopy::kernel::ascendc::set_flag(event, eventID, "SetFlag");
+}
+
+// The destination pipe waits for the flag and clears it; its later instructions run after the
+// source pipe's instructions before the SetFlag.
 template <HardEvent event>
 __aicore__ inline void WaitFlag(int32_t eventID) {
-    canopy::kernel::ascendc::require_event_id(eventID, "WaitFlag");
+    canopy::kernel::ascendc::wait_flag(event, eventID, "WaitFlag");
 }
 
 // The object form of SetFlag/WaitFlag between two pipes.
 template <pipe_t src, pipe_t dst>
 class TQueSync {
 public:
-    __aicore__ inline void SetFlag(TEventID id) {
-        canopy::kernel::ascendc::require_event_id(id, "TQueSync::SetFlag");
-    }
-    __aicore__ inline void WaitFlag(TEventID id) {
-        canopy::kernel::ascendc::require_event_id(id, "TQueSync::WaitFlag");
+    __aicore__ inline void SetFlag(TEventID id) { Flag(true, id, "TQueSync::SetFlag"); }
+    __aicore__ inline void WaitFlag(TEventID id) { Flag(false, id, "TQueSync::WaitFlag"); }
+
+private:
+    static void Flag(bool set, TEventID id, const char* api) {
+        using namespace canopy::kernel::ascendc;
+        require_pipe(src, api);
+        require_pipe(dst, api);
+        const HardEvent event = hard_event_between(pipe_of(src), pipe_of(dst));
+        if (event == HardEvent::MAX) [[unlikely]] {
+            fail_misuse(api, "the A2 has no event from ", canopy::kernel::pipe_name(pipe_of(src)), " to ",
+                        canopy::kernel::pipe_name(pipe_of(dst)));
+        }
+        if (set) set_flag(event, id, api);
+        else wait_flag(event, id, api);
     }
 };
+
+// Scalar memory accesses complete before later ones: a CPU's scalar accesses already do, and the
+// model does not track GM, so there is nothing to order.
+template <MemDsbT arg0>
+__aicore__ inline void DataSyncBarrier() {
+    static_assert(static_cast<uint8_t>(arg0) <= static_cast<uint8_t>(MemDsbT::SEQ), "MemDsbT is ALL, DDR, UB or SEQ");
+}
 
 // Waits until every block of the launch has reached this call.
 template <bool isAIVOnly = true>

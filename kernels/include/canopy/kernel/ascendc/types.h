@@ -168,13 +168,45 @@ enum class RoundMode : uint8_t {
 
 using TEventID = int8_t;
 
-// Sizes the API is defined in.
-constexpr uint32_t ONE_BLK_SIZE = 32;         // one data block: the DMA and UB alignment unit
-constexpr uint32_t ONE_REPEAT_BYTE_SIZE = 256;  // what one vector instruction repeat consumes
-constexpr uint32_t BLOCK_CUBE = 16;           // rows (and columns) of a cube fractal
-constexpr uint32_t CUBE_MAX_SIZE = 256;       // elements of a 16 x 16 fractal
+// Sizes and defaults the API is defined in, with the types the A2's kernel headers give them.
+const uint16_t ONE_BLK_SIZE = 32;             // one data block: the DMA and UB alignment unit
+const int32_t ONE_REPEAT_BYTE_SIZE = 256;     // what one vector instruction repeat consumes
+const int32_t BLOCK_CUBE = 16;                // rows (and columns) of a cube fractal
+const int32_t CUBE_MAX_SIZE = 256;            // elements of a 16 x 16 fractal
 constexpr uint32_t QBUF_MAX_LEN = 64;         // buffers one TPipe can hand out
 constexpr int32_t QUE_MAX_EVENT = 8;          // event ids per HardEvent
+const int32_t HALF_FACTOR = 2;
+const int32_t DOUBLE_FACTOR = 2;
+const uint8_t HALF_DEFAULT_REPEAT_STRIDE = 4;
+const uint64_t FULL_MASK = 0xffffffffffffffff;
+const int32_t DEFAULT_C0_SIZE = 32;
+const int32_t DEFAULT_BLOCK_SIZE = 256;
+const int32_t ONE_BYTE_BIT_SIZE = 8;
+const uint32_t TOTAL_L0A_SIZE = 64 * 1024;
+const uint32_t TOTAL_L0B_SIZE = 64 * 1024;
+const int32_t TOTAL_VEC_LOCAL_SIZE = 184 * 1024;
+const uint32_t TOTAL_UB_SIZE = 192 * 1024;
+const uint32_t TOTAL_L1_SIZE = 512 * 1024 - 128;
+const uint32_t TOTAL_L0C_SIZE = 128 * 1024;
+const uint32_t CACHE_LINE_SIZE = 64;
+const int32_t BYTE_PER_FRACTAL = 512;
+const int32_t FULL_MASK_LEN = 128;
+const int32_t HALF_MASK_LEN = 64;
+const uint8_t B64_BYTE_SIZE = 8;
+const uint8_t B32_BYTE_SIZE = 4;
+const uint8_t B16_BYTE_SIZE = 2;
+const uint8_t B8_BYTE_SIZE = 1;
+const uint8_t B32_DATA_NUM_PER_BLOCK = 8;
+const uint8_t B16_DATA_NUM_PER_BLOCK = 16;
+const int32_t B16_DATA_NUM_PER_REPEAT = 128;
+const int32_t B32_DATA_NUM_PER_REPEAT = 64;
+const uint32_t HALF_REPEAT_SIZE = ONE_REPEAT_BYTE_SIZE / B16_BYTE_SIZE;
+const uint32_t FLOAT_REPEAT_SIZE = ONE_REPEAT_BYTE_SIZE / B32_BYTE_SIZE;
+const uint32_t ONE_REPEAT_FLOAT_SIZE = ONE_REPEAT_BYTE_SIZE / B32_BYTE_SIZE;
+const uint32_t ONE_REPEAT_HALF_SIZE = ONE_REPEAT_BYTE_SIZE / B16_BYTE_SIZE;
+const uint32_t ONE_BLK_HALF_NUM = ONE_BLK_SIZE / B16_BYTE_SIZE;
+const uint32_t ONE_BLK_FLOAT_NUM = ONE_BLK_SIZE / B32_BYTE_SIZE;
+constexpr size_t RESERVED_WORKSPACE = 16 * 1024 * 1024;
 
 // Capacities of the modelled core (Atlas A2). The UB size is the launch's (current_block().ub_bytes).
 constexpr std::size_t L1_BYTES = 512 * 1024;

@@ -26,6 +26,7 @@
 #include "canopy/kernel/ascendc/local_tensor.h"
 #include "canopy/kernel/ascendc/types.h"
 #include "canopy/kernel/block.h"
+#include "canopy/kernel/pipes.h"
 
 namespace AscendC {
 
@@ -202,13 +203,15 @@ enum class Access : uint8_t { read, write, read_write };
 // The range must also lie in the running block's UB: a LocalTensor built over a raw address may
 // claim more than the UB holds.
 inline void access_ub(const char* api, const char* role, Access access, const std::byte* first, uint64_t bytes) {
-    static_cast<void>(access);
     const BlockContext& block = current_block();
     const std::byte* ub_end = block.ub + block.ub_bytes;
     if (first < block.ub || first > ub_end || bytes > static_cast<uint64_t>(ub_end - first)) [[unlikely]] {
         fail_misuse(api, role, " covers ", bytes, " bytes at UB offset ", static_cast<int64_t>(first - block.ub),
                     ", outside the block's ", block.ub_bytes, "-byte Unified Buffer");
     }
+    // The vector pipe's access, for the pipe model's race checks (canopy/kernel/pipes.h).
+    const Operand operand{first, bytes, block.ub, "UB", access != Access::read};
+    pipe_instruction(Pipe::V, api, &operand, 1);
 }
 
 // A 32-byte aligned UB tensor, used by `api` as `role`.

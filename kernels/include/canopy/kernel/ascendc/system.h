@@ -1,0 +1,94 @@
+#pragma once
+// The system variables and utilities of an AI core: which block and which core of it is running,
+// the core type the code is running on (ASCEND_IS_AIV / ASCEND_IS_AIC), the cycle counter, the
+// state InitSocState resets, and the small arithmetic helpers kernels size their tiles with.
+#include <chrono>
+#include <cstdint>
+#include <type_traits>
+
+#include "canopy/kernel/ascendc/types.h"
+#include "canopy/kernel/block.h"
+
+namespace canopy::kernel::ascendc {
+
+// Atomic mode of the copies into GM (SetAtomicAdd / SetAtomicMax / SetAtomicMin / DisableDmaAtomic).
+enum class AtomicOperation : uint8_t { none, add, max, min };
+// The element type an atomic copy combines as (the type argument of SetAtomicAdd<T>).
+enum class AtomicElement : uint8_t { none, f32, f16, bf16, s32, s16, s8 };
+
+// The running block's core registers (canopy/kernel/block.h).
+inline CoreRegisters& core_registers() { return current_block().registers; }
+
+}  // namespace canopy::kernel::ascendc
+
+namespace AscendC {
+
+// The core types of the separated (A2) architecture.
+enum CoreType : int32_t { AIC = canopy::kernel::core_type_aic, AIV = canopy::kernel::core_type_aiv, MIX = 3 };
+
+}  // namespace AscendC
+
+// The NPU compiler builds a kernel once per core type and these are compile-time constants there;
+// here one build runs on both kinds of core, so they read the running core's type. Used as
+// `if ASCEND_IS_AIV { ... }`, hence the parentheses.
+#define ASCEND_IS_AIV (::canopy::kernel::current_block().core_type == ::AscendC::AIV)
+#define ASCEND_IS_AIC (::canopy::kernel::current_block().core_type == ::AscendC::AIC)
+#define ASCEND_IS_NOT_AIV (::canopy::kernel::current_block().core_type != ::AscendC::AIV)
+#define ASCEND_IS_NOT_AIC (::canopy::kernel::current_block().core_type != ::AscendC::AIC)
+#define ASCEND_IS_AICORE (true)
+
+namespace AscendC {
+
+// Index of the running AIC or AIV within its logical core (0 and 1 for the two AIVs of a
+// __mix__(1, 2) kernel), and how many of that type each logical core runs.
+__aicore__ inline int64_t GetSubBlockIdx() { return canopy::kernel::current_block().sub_block_idx; }
+__aicore__ inline int64_t GetSubBlockNum() { return canopy::kernel::current_block().task_ratio; }
+__aicore__ inline int64_t GetTaskRatio() { return canopy::kernel::current_block().task_ratio; }
+// The spelling several official samples use.
+__aicore__ inline int64_t GetTaskRation() { return GetTaskRatio(); }
+
+__aicore__ inline constexpr int16_t GetDataBlockSizeInBytes() { return ONE_BLK_SIZE; }
+
+// The A2 answers 0 to both: its UB size is a fixed 192 KiB, not a runtime property.
+__aicore__ inline constexpr uint32_t GetUBSizeInBytes() { return 0; }
+__aicore__ inline uint32_t GetRuntimeUBSize() { return 0; }
+__aicore__ inline constexpr uint32_t GetVecLen() { return 0; }
+
+// The A2's version register: 2201.
+__aicore__ inline void GetArchVersion(uint32_t& coreVersion) { coreVersion = 0x2201; }
+
+// The system counter, which on the A2 runs at 50 MHz: kernels divide differences by 50 for
+// microseconds, so the steady clock is scaled to that rate.
+__aicore__ inline int64_t GetSystemCycle() {
+    const auto now = std::chrono::steady_clock::now().time_since_epoch();
+    return std::chrono::duration_cast<std::chrono::nanoseconds>(now).count() / 20;
+}
+
+// Resets the core registers kernels configure to their power-on state: the atomic mode of GM
+// copies, DataCopyPad's pad value, the vector mask and its mode.
+__aicore__ inline void InitSocState() {
+    canopy::kernel::BlockContext& block = canopy::kernel::current_block();
+    block.registers = canopy::kernel::CoreRegisters{};
+    block.vector = canopy::kernel::VectorRegisters{};
+}
+
+// ---- Arithmetic helpers (constexpr where Ascend C has them constexpr) --------------------------
+
+__aicore__ constexpr inline uint32_t DivCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+__aicore__ constexpr inline uint32_t AlignUp(uint32_t a, uint32_t b) { return DivCeil(a, b) * b; }
+__aicore__ constexpr inline uint32_t ConstCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+__aicore__ inline uint32_t Ceil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
+// A division by zero answers 0, as the A2's repeat-ceiling instruction does.
+__aicore__ inline int32_t CeilDivision(int32_t num1, int32_t num2) {
+    return num2 == 0 ? 0 : (num1 + num2 - 1) / num2;
+}
+
+// Type traits in Ascend C's spelling.
+using TrueType = std::true_type;
+using FalseType = std::false_type;
+template <typename T, typename U>
+struct IsSameType : public FalseType {};
+template <typename T>
+struct IsSameType<T, T> : public TrueType {};
+
+}  // namespace AscendC

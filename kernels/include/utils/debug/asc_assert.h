@@ -1,0 +1,3 @@
+#pragma once
+// CANN's path for assert / ascendc_assert in kernels.
+#include "canopy/kernel/ascendc/debug.h"

@@ -1,0 +1,3 @@
+#pragma once
+// CANN's path for AscendC::printf / PRINTF.
+#include "canopy/kernel/ascendc/printf.h"

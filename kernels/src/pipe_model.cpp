@@ -1,0 +1,225 @@
+// The pipe model (canopy/kernel/pipes.h): per-block vector clocks over the pipes and, for every
+// tracked local-memory range, its last writer and its last reader on each pipe.
+#include "pipe_model.h"
+
+#include <algorithm>
+#include <string>
+
+#include "acl/error_codes/rt_error_codes.h"
+
+namespace canopy::kernel {
+
+namespace {
+
+constexpr int kRace = ACL_ERROR_RT_AICORE_EXCEPTION;
+
+PipeState& state() { return *current_block().pipes; }
+
+std::string hard_event_name(Pipe src, Pipe dst) {
+    return std::string("HardEvent::") + (pipe_name(src) + 5) + "_" + (pipe_name(dst) + 5);
+}
+
+std::string range_text(const char* memory, const void* base, std::uintptr_t begin, std::uintptr_t end) {
+    const auto origin = reinterpret_cast<std::uintptr_t>(base);
+    return std::string(memory ? memory : "local memory") + " bytes [" + std::to_string(begin - origin) + ", " +
+           std::to_string(end - origin) + ")";
+}
+
+std::string instruction_text(const char* api, Pipe pipe, std::uint32_t seq) {
+    return std::string(api) + " (" + pipe_name(pipe) + ", instruction " + std::to_string(seq) + ")";
+}
+
+[[noreturn, gnu::cold, gnu::noinline]] void fail_race(const PipeState::Segment& segment, std::uintptr_t begin,
+                                                      std::uintptr_t end, const char* earlier_api, Pipe earlier_pipe,
+                                                      std::uint32_t earlier_seq, bool earlier_write,
+                                                      const char* api, Pipe pipe, std::uint32_t seq, bool write) {
+    const std::uintptr_t from = std::max(begin, segment.begin);
+    const std::uintptr_t to = std::min(end, segment.end);
+    raise(kRace, api,
+          "data race on " + range_text(segment.memory, segment.memory_base, from, to) + ": " +
+              instruction_text(api, pipe, seq) + (write ? " writes" : " reads") + " it while " +
+              instruction_text(earlier_api, earlier_pipe, earlier_seq) +
+              (earlier_write ? " may still be writing it" : " may still be reading it") +
+              "; nothing orders them (SetFlag/WaitFlag<" + hard_event_name(earlier_pipe, pipe) +
+              ">, PipeBarrier<PIPE_ALL> or a queue's EnQue/DeQue)");
+}
+
+}  // namespace
+
+const char* pipe_name(Pipe pipe) {
+    switch (pipe) {
+        case Pipe::S: return "PIPE_S";
+        case Pipe::V: return "PIPE_V";
+        case Pipe::M: return "PIPE_M";
+        case Pipe::MTE1: return "PIPE_MTE1";
+        case Pipe::MTE2: return "PIPE_MTE2";
+        case Pipe::MTE3: return "PIPE_MTE3";
+        case Pipe::FIX: return "PIPE_FIX";
+    }
+    return "PIPE_?";
+}
+
+void PipeState::reset() {
+    seq = 0;
+    last = PipeClock{};
+    for (PipeClock& row : known) row = PipeClock{};
+    segments.clear();
+    flags.clear();
+}
+
+// Splits the segment holding `at` (if any) so that a segment boundary falls on `at`. Returns the
+// index of the first segment starting at or after `at`.
+std::size_t PipeState::split_at(std::uintptr_t at) {
+    auto it = std::upper_bound(segments.begin(), segments.end(), at,
+                               [](std::uintptr_t value, const Segment& s) { return value < s.begin; });
+    std::size_t index = static_cast<std::size_t>(it - segments.begin());
+    if (index > 0 && segments[index - 1].end > at) {
+        Segment tail = segments[index - 1];
+        segments[index - 1].end = at;
+        tail.begin = at;
+        segments.insert(segments.begin() + static_cast<std::ptrdiff_t>(index), tail);
+        return index;
+    }
+    return index;
+}
+
+void PipeState::access(Pipe pipe, const char* api, const Operand& operand) {
+    const auto begin = reinterpret_cast<std::uintptr_t>(operand.address);
+    const std::uintptr_t end = begin + operand.bytes;
+    const auto p = static_cast<std::size_t>(pipe);
+    const std::uint32_t* knows = known[p].issued;
+
+    auto it = std::upper_bound(segments.begin(), segments.end(), begin,
+                               [](std::uintptr_t value, const Segment& s) { return value < s.begin; });
+    std::size_t first = static_cast<std::size_t>(it - segments.begin());
+    if (first > 0 && segments[first - 1].end > begin) --first;
+
+    // Check every overlapping segment before changing any.
+    // A write is checked against the readers first: they read after the last write, so the
+    // synchronization they miss is the one to name.
+    for (std::size_t i = first; i < segments.size() && segments[i].begin < end; ++i) {
+        const Segment& s = segments[i];
+        if (operand.write) {
+            for (std::size_t q = 0; q < pipe_count; ++q) {
+                if (q == p) continue;
+                const Access& reader = s.readers[q];
+                if (reader.seq != 0 && knows[q] < reader.seq) [[unlikely]] {
+                    fail_race(s, begin, end, reader.api, static_cast<Pipe>(q), reader.seq, false, api, pipe, seq, true);
+                }
+            }
+        }
+        if (s.writer.seq != 0 && s.writer_pipe != pipe && knows[static_cast<std::size_t>(s.writer_pipe)] < s.writer.seq)
+            [[unlikely]] {
+            fail_race(s, begin, end, s.writer.api, s.writer_pipe, s.writer.seq, true, api, pipe, seq, operand.write);
+        }
+    }
+
+    // The common case needs no split: the range is exactly one tracked segment (a buffer reused
+    // as a whole).
+    const bool exact = first < segments.size() && segments[first].begin == begin && segments[first].end == end;
+    std::size_t from = first;
+    std::size_t to = first + 1;
+    if (!exact) {
+        // Boundaries at begin and end; segments [from, to) then lie inside the range, and the gaps
+        // between them get segments of their own.
+        from = split_at(begin);
+        to = split_at(end);
+        std::uintptr_t cursor = begin;
+        std::size_t i = from;
+        while (cursor < end) {
+            if (i < to && segments[i].begin == cursor) {
+                cursor = segments[i].end;
+                ++i;
+                continue;
+            }
+            Segment gap;
+            gap.begin = cursor;
+            gap.end = i < to ? segments[i].begin : end;
+            segments.insert(segments.begin() + static_cast<std::ptrdiff_t>(i), gap);
+            cursor = gap.end;
+            ++i;
+            ++to;
+        }
+    }
+    for (std::size_t i = from; i < to; ++i) {
+        Segment& s = segments[i];
+        s.memory = operand.memory;
+        s.memory_base = operand.memory_base;
+        if (operand.write) {
+            s.writer = Access{seq, api};
+            s.writer_pipe = pipe;
+            for (Access& reader : s.readers) reader = Access{};
+        } else {
+            s.readers[p] = Access{seq, api};
+        }
+    }
+}
+
+void pipe_instruction(Pipe pipe, const char* api, const Operand* operands, std::size_t count) {
+    PipeState& s = state();
+    const std::uint32_t seq = ++s.seq;
+    for (std::size_t i = 0; i < count; ++i) {
+        if (operands[i].bytes != 0) s.access(pipe, api, operands[i]);
+    }
+    s.last.issued[static_cast<std::size_t>(pipe)] = seq;
+}
+
+void pipe_set_flag(Pipe src, Pipe dst, std::int32_t event, const char* api) {
+    PipeState& s = state();
+    for (const PipeState::Flag& flag : s.flags) {
+        if (flag.src == src && flag.dst == dst && flag.event == event) [[unlikely]] {
+            raise(kRace, api,
+                  "SetFlag<" + hard_event_name(src, dst) + ">(" + std::to_string(event) +
+                      ") is already set and not yet waited for: setting it twice is undefined on the NPU (a "
+                      "later PipeBarrier<PIPE_ALL> hangs)");
+        }
+    }
+    // Everything the source pipe has issued, and everything it was ordered after.
+    PipeState::Flag flag{src, dst, event, s.known[static_cast<std::size_t>(src)]};
+    flag.clock.issued[static_cast<std::size_t>(src)] = s.last.issued[static_cast<std::size_t>(src)];
+    s.flags.push_back(flag);
+}
+
+void pipe_wait_flag(Pipe src, Pipe dst, std::int32_t event, const char* api) {
+    PipeState& s = state();
+    for (std::size_t i = 0; i < s.flags.size(); ++i) {
+        const PipeState::Flag& flag = s.flags[i];
+        if (flag.src == src && flag.dst == dst && flag.event == event) {
+            std::uint32_t* knows = s.known[static_cast<std::size_t>(dst)].issued;
+            for (std::size_t q = 0; q < pipe_count; ++q) knows[q] = std::max(knows[q], flag.clock.issued[q]);
+            s.flags.erase(s.flags.begin() + static_cast<std::ptrdiff_t>(i));
+            return;
+        }
+    }
+    raise(kRace, api,
+          "WaitFlag<" + hard_event_name(src, dst) + ">(" + std::to_string(event) +
+              ") has no matching SetFlag before it: on the NPU the " + pipe_name(dst) + " pipe would wait forever");
+}
+
+void pipe_barrier_all() {
+    PipeState& s = state();
+    for (PipeClock& row : s.known) row = s.last;
+}
+
+PipeClock pipe_release() { return state().last; }
+
+void pipe_acquire(const PipeClock& clock) {
+    PipeState& s = state();
+    for (PipeClock& row : s.known) {
+        for (std::size_t q = 0; q < pipe_count; ++q) row.issued[q] = std::max(row.issued[q], clock.issued[q]);
+    }
+}
+
+void pipe_finish_block() {
+    PipeState& s = state();
+    if (s.flags.empty()) return;
+    std::string pending;
+    for (const PipeState::Flag& flag : s.flags) {
+        if (!pending.empty()) pending += ", ";
+        pending += "SetFlag<" + hard_event_name(flag.src, flag.dst) + ">(" + std::to_string(flag.event) + ")";
+    }
+    s.flags.clear();
+    raise(kRace, "SetFlag", "flags still set when the kernel returned, never waited for: " + pending);
+}
+
+}  // namespace canopy::kernel

@@ -1,0 +1,52 @@
+#pragma once
+// The launcher's side of the pipe model (canopy/kernel/pipes.h): the state of one running block.
+#include <cstdint>
+#include <vector>
+
+#include "canopy/kernel/pipes.h"
+
+namespace canopy::kernel {
+
+struct PipeState {
+    struct Access {
+        std::uint32_t seq = 0;  // 0: none
+        const char* api = nullptr;
+    };
+    // A byte range whose accesses are tracked as one; segments are disjoint and sorted by begin.
+    struct Segment {
+        std::uintptr_t begin = 0;
+        std::uintptr_t end = 0;
+        const char* memory = nullptr;
+        const void* memory_base = nullptr;
+        Access writer;
+        Pipe writer_pipe = Pipe::S;
+        Access readers[pipe_count];
+    };
+    // A SetFlag not yet waited for, with what its source pipe had issued and was ordered after.
+    struct Flag {
+        Pipe src;
+        Pipe dst;
+        std::int32_t event;
+        PipeClock clock;
+    };
+
+    // Instructions issued by this block so far; an instruction's number is its position.
+    std::uint32_t seq = 0;
+    // The number of the last instruction each pipe was given.
+    PipeClock last;
+    // known[p].issued[q]: the last instruction of pipe q that every later instruction of pipe p is
+    // ordered after.
+    PipeClock known[pipe_count];
+    std::vector<Segment> segments;
+    std::vector<Flag> flags;
+
+    // A new block: nothing issued, nothing tracked (keeps the vectors' capacity).
+    void reset();
+    // Checks and records one operand of instruction `seq` on `pipe`.
+    void access(Pipe pipe, const char* api, const Operand& operand);
+
+private:
+    std::size_t split_at(std::uintptr_t at);
+};
+
+}  // namespace canopy::kernel

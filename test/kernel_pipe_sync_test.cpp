@@ -1,0 +1,493 @@
+// The pipe model (canopy/kernel/pipes.h) and the current kernel API around it: static allocation,
+// explicit SetFlag/WaitFlag/PipeBarrier synchronization, atomic copies, asserts and the system
+// builtins. Every check has a broken kernel here: the launch fails with CANN's code and a message
+// naming the kernel, the block, both instructions and the range, and the process goes on.
+// The kernel asserts under test must survive the Release build's NDEBUG.
+#undef NDEBUG
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <initializer_list>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "canopy/kernel/launch.h"
+#include "kernel_operator.h"
+#include "support.h"
+
+using namespace canopy_test;
+
+namespace {
+
+constexpr uint32_t kBlocks = 4;
+constexpr uint32_t kTile = 256;  // floats per block
+
+// What a broken kernel leaves out.
+enum Omission : int32_t {
+    nothing = 0,
+    mte2_to_v,      // DataCopy in, then Add with no MTE2_V flag
+    v_to_mte3,      // Add, then DataCopy out with no V_MTE3 flag
+    mte3_to_mte2,   // DataCopy out, then DataCopy in over the same buffer with no MTE3_MTE2 flag
+    mte2_to_s,      // DataCopy in, then GetValue with no MTE2_S flag
+};
+
+// z = x + y through statically allocated UB tensors, synchronized with SetFlag/WaitFlag (or not).
+extern "C" __global__ __aicore__ void static_add_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR z, int32_t omission) {
+    AscendC::InitSocState();
+    AscendC::GlobalTensor<float> xGm, yGm, zGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x + block_idx * kTile, kTile);
+    yGm.SetGlobalBuffer((__gm__ float*)y + block_idx * kTile, kTile);
+    zGm.SetGlobalBuffer((__gm__ float*)z + block_idx * kTile, kTile);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<float> xLocal = ub.Alloc<float, kTile>();
+    AscendC::LocalTensor<float> yLocal = ub.Alloc<float, kTile>();
+    AscendC::LocalTensor<float> zLocal = ub.Alloc<float, kTile>();
+
+    AscendC::DataCopy(xLocal, xGm, kTile);
+    AscendC::DataCopy(yLocal, yGm, kTile);
+    if (omission == mte2_to_s) {
+        static_cast<void>(xLocal.GetValue(0));
+    }
+    if (omission != mte2_to_v) {
+        AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+        AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    }
+    AscendC::Add(zLocal, xLocal, yLocal, kTile);
+    if (omission != v_to_mte3) {
+        AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+        AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    }
+    AscendC::DataCopy(zGm, zLocal, kTile);
+    if (omission == mte3_to_mte2) {
+        AscendC::DataCopy(zLocal, xGm, kTile);  // reuses zLocal while MTE3 may still read it
+        AscendC::PipeBarrier<PIPE_ALL>();
+    }
+}
+
+// The official add sample's shape: PipeBarrier<PIPE_ALL> between the stages.
+extern "C" __global__ __vector__ void barrier_add_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR z) {
+    AscendC::GlobalTensor<float> xGm, yGm, zGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x + AscendC::GetBlockIdx() * kTile, kTile);
+    yGm.SetGlobalBuffer((__gm__ float*)y + AscendC::GetBlockIdx() * kTile, kTile);
+    zGm.SetGlobalBuffer((__gm__ float*)z + AscendC::GetBlockIdx() * kTile, kTile);
+    AscendC::LocalTensor<float> xLocal(AscendC::TPosition::VECIN, 0, kTile);
+    AscendC::LocalTensor<float> yLocal(AscendC::TPosition::VECIN, kTile * sizeof(float), kTile);
+    AscendC::LocalTensor<float> zLocal(AscendC::TPosition::VECOUT, 2 * kTile * sizeof(float), kTile);
+    AscendC::DataCopy(xLocal, xGm, kTile);
+    AscendC::DataCopy(yLocal, yGm, kTile);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Add(zLocal, xLocal, yLocal, kTile);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(zGm, zLocal, kTile);
+}
+
+// A TQue pipeline that skips the EnQue/DeQue hand-over between the copy in and the Add.
+extern "C" __global__ __aicore__ void queue_add_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR z, int32_t skip_handover) {
+    AscendC::TPipe pipe;
+    AscendC::TQue<AscendC::QuePosition::VECIN, 1> inX, inY;
+    AscendC::TQue<AscendC::QuePosition::VECOUT, 1> outZ;
+    AscendC::GlobalTensor<float> xGm, yGm, zGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x + AscendC::GetBlockIdx() * kTile, kTile);
+    yGm.SetGlobalBuffer((__gm__ float*)y + AscendC::GetBlockIdx() * kTile, kTile);
+    zGm.SetGlobalBuffer((__gm__ float*)z + AscendC::GetBlockIdx() * kTile, kTile);
+    pipe.InitBuffer(inX, 1, kTile * sizeof(float));
+    pipe.InitBuffer(inY, 1, kTile * sizeof(float));
+    pipe.InitBuffer(outZ, 1, kTile * sizeof(float));
+    AscendC::LocalTensor<float> xLocal = inX.AllocTensor<float>();
+    AscendC::LocalTensor<float> yLocal = inY.AllocTensor<float>();
+    AscendC::DataCopy(xLocal, xGm, kTile);
+    AscendC::DataCopy(yLocal, yGm, kTile);
+    if (!skip_handover) {
+        inX.EnQue(xLocal);
+        inY.EnQue(yLocal);
+        xLocal = inX.DeQue<float>();
+        yLocal = inY.DeQue<float>();
+    }
+    AscendC::LocalTensor<float> zLocal = outZ.AllocTensor<float>();
+    AscendC::Add(zLocal, xLocal, yLocal, kTile);
+    outZ.EnQue(zLocal);
+    inX.FreeTensor(xLocal);
+    inY.FreeTensor(yLocal);
+    zLocal = outZ.DeQue<float>();
+    AscendC::DataCopy(zGm, zLocal, kTile);
+    outZ.FreeTensor(zLocal);
+}
+
+enum FlagMisuse : int32_t { wait_without_set = 1, left_set, set_twice, bad_event_id };
+
+extern "C" __global__ __aicore__ void flag_misuse_kernel(int32_t misuse) {
+    switch (misuse) {
+        case wait_without_set: AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID1); break;
+        case left_set: AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID2); break;
+        case set_twice:
+            AscendC::SetFlag<AscendC::HardEvent::S_V>(EVENT_ID3);
+            AscendC::SetFlag<AscendC::HardEvent::S_V>(EVENT_ID3);
+            break;
+        case bad_event_id: AscendC::SetFlag<AscendC::HardEvent::S_V>(8); break;
+        default: break;
+    }
+}
+
+// Flags paired through TQueSync: the object form must order like SetFlag/WaitFlag.
+extern "C" __global__ __aicore__ void tque_sync_kernel(GM_ADDR x, GM_ADDR z) {
+    AscendC::GlobalTensor<float> xGm, zGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x + AscendC::GetBlockIdx() * kTile, kTile);
+    zGm.SetGlobalBuffer((__gm__ float*)z + AscendC::GetBlockIdx() * kTile, kTile);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<float> local = ub.Alloc<float>(kTile);
+    AscendC::DataCopy(local, xGm, kTile);
+    AscendC::TQueSync<PIPE_MTE2, PIPE_MTE3> sync;
+    sync.SetFlag(0);
+    sync.WaitFlag(0);
+    AscendC::DataCopy(zGm, local, kTile);
+}
+
+enum StaticMisuse : int32_t { allocator_overflow = 1, tensor_outside_ub };
+
+extern "C" __global__ __aicore__ void static_misuse_kernel(int32_t misuse) {
+    if (misuse == allocator_overflow) {
+        AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+        ub.Alloc<float>(32 * 1024);  // 128 KiB
+        ub.Alloc<float>(32 * 1024);  // 256 KiB > 192 KiB
+    } else if (misuse == tensor_outside_ub) {
+        AscendC::LocalTensor<float> tensor(AscendC::TPosition::VECCALC, 190 * 1024, 1024);
+        static_cast<void>(tensor);
+    }
+}
+
+extern "C" __global__ __aicore__ void assert_kernel(int64_t faulty_block, int32_t formatted) {
+    const int64_t block = AscendC::GetBlockIdx();
+    if (formatted) ascendc_assert(block != faulty_block, "block %d must not reach here (%s)\n", block, "by design");
+    else assert(block != faulty_block);
+}
+
+// Every block adds its 64 floats into the same GM with an atomic copy.
+extern "C" __global__ __aicore__ void atomic_add_kernel(GM_ADDR x, GM_ADDR sum, int32_t reset_first) {
+    AscendC::GlobalTensor<float> xGm, sumGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x + AscendC::GetBlockIdx() * 64, 64);
+    sumGm.SetGlobalBuffer((__gm__ float*)sum, 64);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<float> local = ub.Alloc<float>(64);
+    AscendC::DataCopy(local, xGm, 64);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_MTE3>(EVENT_ID0);
+    AscendC::SetAtomicAdd<float>();
+    if (reset_first) AscendC::InitSocState();  // back to plain copies: the last block's values remain
+    AscendC::DataCopyPad(sumGm, local, AscendC::DataCopyExtParams(1, 64 * sizeof(float), 0, 0, 0));
+    AscendC::DisableDmaAtomic();
+}
+
+extern "C" __global__ __aicore__ void atomic_type_mismatch_kernel(GM_ADDR sum) {
+    AscendC::GlobalTensor<float> sumGm;
+    sumGm.SetGlobalBuffer((__gm__ float*)sum, 64);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<float> local = ub.Alloc<float>(64);
+    AscendC::SetAtomicAdd<half>();
+    AscendC::DataCopy(sumGm, local, 64);
+}
+
+// The builtins, written into GM per block.
+extern "C" __global__ __vector__ void builtins_kernel(GM_ADDR out) {
+    AscendC::GlobalTensor<int64_t> outGm;
+    outGm.SetGlobalBuffer((__gm__ int64_t*)out + AscendC::GetBlockIdx() * 8, 8);
+    outGm.SetValue(0, block_idx);
+    outGm.SetValue(1, AscendC::GetBlockNum());
+    outGm.SetValue(2, AscendC::GetSubBlockIdx());
+    outGm.SetValue(3, AscendC::GetTaskRation());
+    outGm.SetValue(4, ASCEND_IS_AIV ? 1 : 0);
+    outGm.SetValue(5, ASCEND_IS_AIC ? 1 : 0);
+    outGm.SetValue(6, AscendC::CeilDivision(10, 4) * 100 + AscendC::CeilDivision(10, 0));
+    outGm.SetValue(7, AscendC::DivCeil(33, AscendC::ONE_BLK_SIZE));
+}
+
+static_assert(AscendC::IsSameType<float, float>::value && !AscendC::IsSameType<float, half>::value);
+static_assert(AscendC::DivCeil(65, 32) == 3 && AscendC::AlignUp(65, 32) == 96);
+
+// A DumpTensor of a UB tensor, after the copy that filled it.
+extern "C" __global__ __aicore__ void dump_kernel(GM_ADDR x) {
+    AscendC::GlobalTensor<float> xGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, 8);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<float> local = ub.Alloc<float>(8);
+    AscendC::DataCopy(local, xGm, 8);
+    AscendC::DumpTensor(local, 7, 8);
+}
+
+class DeviceInts {
+public:
+    explicit DeviceInts(std::size_t count) : host_(count, -1) {
+        REQUIRE_ACL(aclrtMalloc(&device_, bytes(), ACL_MEM_MALLOC_HUGE_FIRST));
+        REQUIRE_ACL(aclrtMemcpy(device_, bytes(), host_.data(), bytes(), ACL_MEMCPY_HOST_TO_DEVICE));
+    }
+    ~DeviceInts() { aclrtFree(device_); }
+    void* get() const { return device_; }
+    std::size_t bytes() const { return host_.size() * sizeof(int64_t); }
+    std::vector<int64_t> read() {
+        REQUIRE_ACL(aclrtMemcpy(host_.data(), bytes(), device_, bytes(), ACL_MEMCPY_DEVICE_TO_HOST));
+        return host_;
+    }
+
+private:
+    std::vector<int64_t> host_;
+    void* device_ = nullptr;
+};
+
+std::vector<float> iota(std::size_t count, float scale) {
+    std::vector<float> values(count);
+    for (std::size_t i = 0; i < count; ++i) values[i] = float(i) * scale;
+    return values;
+}
+
+class DeviceVector {
+public:
+    explicit DeviceVector(const std::vector<float>& values) : host_(values) {
+        REQUIRE_ACL(aclrtMalloc(&device_, bytes(), ACL_MEM_MALLOC_HUGE_FIRST));
+        REQUIRE_ACL(aclrtMemcpy(device_, bytes(), host_.data(), bytes(), ACL_MEMCPY_HOST_TO_DEVICE));
+    }
+    ~DeviceVector() { aclrtFree(device_); }
+    void* get() const { return device_; }
+    std::size_t bytes() const { return host_.size() * sizeof(float); }
+    std::vector<float> read() {
+        REQUIRE_ACL(aclrtMemcpy(host_.data(), bytes(), device_, bytes(), ACL_MEMCPY_DEVICE_TO_HOST));
+        return host_;
+    }
+
+private:
+    std::vector<float> host_;
+    void* device_ = nullptr;
+};
+
+// The launch was accepted, its stream's synchronize returns `code` and the message holds every
+// fragment; the stream works again afterwards.
+void expect_fault(aclrtStream stream, uint32_t launch_rc, int code, std::initializer_list<const char*> fragments) {
+    REQUIRE(launch_rc == 0u);
+    CHECK(aclrtSynchronizeStream(stream) == code);
+    const std::string message = recent_error();
+    MESSAGE(message);
+    for (const char* fragment : fragments) {
+        CAPTURE(fragment);
+        CHECK(message.find(fragment) != std::string::npos);
+    }
+    CHECK_ACL(aclrtSynchronizeStream(stream));
+}
+
+void check_sum(DeviceVector& z, const std::vector<float>& x, const std::vector<float>& y) {
+    const std::vector<float> result = z.read();
+    for (std::size_t i = 0; i < x.size(); ++i) REQUIRE(result[i] == x[i] + y[i]);
+}
+
+}  // namespace
+
+TEST_CASE("synchronized static-tensor kernels compute their golden results") {
+    Runtime rt;
+    Stream stream;
+    const std::vector<float> x = iota(kBlocks * kTile, 0.5f), y = iota(kBlocks * kTile, 0.25f);
+    DeviceVector xd(x), yd(y);
+    SUBCASE("SetFlag/WaitFlag") {
+        DeviceVector zd(std::vector<float>(x.size(), 0.0f));
+        REQUIRE(ACLRT_LAUNCH_KERNEL(static_add_kernel)(kBlocks, stream, xd.get(), yd.get(), zd.get(), nothing) == 0u);
+        CHECK_ACL(aclrtSynchronizeStream(stream));
+        check_sum(zd, x, y);
+    }
+    SUBCASE("PipeBarrier<PIPE_ALL> and LocalTensor(TPosition, addr, size)") {
+        DeviceVector zd(std::vector<float>(x.size(), 0.0f));
+        REQUIRE(ACLRT_LAUNCH_KERNEL(barrier_add_kernel)(kBlocks, stream, xd.get(), yd.get(), zd.get()) == 0u);
+        CHECK_ACL(aclrtSynchronizeStream(stream));
+        check_sum(zd, x, y);
+    }
+    SUBCASE("TQue EnQue/DeQue hand-overs") {
+        DeviceVector zd(std::vector<float>(x.size(), 0.0f));
+        REQUIRE(ACLRT_LAUNCH_KERNEL(queue_add_kernel)(kBlocks, stream, xd.get(), yd.get(), zd.get(), 0) == 0u);
+        CHECK_ACL(aclrtSynchronizeStream(stream));
+        check_sum(zd, x, y);
+    }
+    SUBCASE("TQueSync") {
+        DeviceVector zd(std::vector<float>(x.size(), 0.0f));
+        REQUIRE(ACLRT_LAUNCH_KERNEL(tque_sync_kernel)(kBlocks, stream, xd.get(), zd.get()) == 0u);
+        CHECK_ACL(aclrtSynchronizeStream(stream));
+        CHECK(zd.read() == x);
+    }
+}
+
+TEST_CASE("a missing synchronization between pipes fails the launch naming both instructions and the range") {
+    Runtime rt;
+    Stream stream;
+    const std::vector<float> x = iota(kBlocks * kTile, 1.0f);
+    DeviceVector xd(x), yd(x), zd(x);
+    SUBCASE("MTE2 -> V: the vector unit reads what the copy may still be writing") {
+        expect_fault(stream,
+                     ACLRT_LAUNCH_KERNEL(static_add_kernel)(kBlocks, stream, xd.get(), yd.get(), zd.get(), mte2_to_v),
+                     ACL_ERROR_RT_AICORE_EXCEPTION,
+                     {"kernel static_add_kernel block ", "data race on UB bytes [0, 1024)", "Add (PIPE_V",
+                      "DataCopy (PIPE_MTE2, instruction 1) may still be writing it", "HardEvent::MTE2_V"});
+    }
+    SUBCASE("V -> MTE3: the copy out reads what the vector unit may still be writing") {
+        expect_fault(stream,
+                     ACLRT_LAUNCH_KERNEL(static_add_kernel)(kBlocks, stream, xd.get(), yd.get(), zd.get(), v_to_mte3),
+                     ACL_ERROR_RT_AICORE_EXCEPTION,
+                     {"data race on UB bytes [2048, 3072)", "DataCopy (PIPE_MTE3", "reads it while Add (PIPE_V",
+                      "HardEvent::V_MTE3"});
+    }
+    SUBCASE("MTE3 -> MTE2: a buffer is refilled while the copy out may still read it") {
+        expect_fault(stream,
+                     ACLRT_LAUNCH_KERNEL(static_add_kernel)(kBlocks, stream, xd.get(), yd.get(), zd.get(), mte3_to_mte2),
+                     ACL_ERROR_RT_AICORE_EXCEPTION,
+                     {"DataCopy (PIPE_MTE2", "writes it while DataCopy (PIPE_MTE3", "may still be reading it",
+                      "HardEvent::MTE3_MTE2"});
+    }
+    SUBCASE("MTE2 -> S: a scalar read of what the copy may still be writing") {
+        expect_fault(stream,
+                     ACLRT_LAUNCH_KERNEL(static_add_kernel)(kBlocks, stream, xd.get(), yd.get(), zd.get(), mte2_to_s),
+                     ACL_ERROR_RT_AICORE_EXCEPTION,
+                     {"data race on UB bytes [0, 4)", "LocalTensor::GetValue (PIPE_S", "HardEvent::MTE2_S"});
+    }
+    SUBCASE("a TQue tensor used without its EnQue/DeQue hand-over") {
+        expect_fault(stream, ACLRT_LAUNCH_KERNEL(queue_add_kernel)(kBlocks, stream, xd.get(), yd.get(), zd.get(), 1),
+                     ACL_ERROR_RT_AICORE_EXCEPTION, {"kernel queue_add_kernel block ", "Add (PIPE_V", "DataCopy (PIPE_MTE2"});
+    }
+}
+
+TEST_CASE("flag misuse fails the launch") {
+    Runtime rt;
+    Stream stream;
+    SUBCASE("WaitFlag with no SetFlag: the NPU would wait forever") {
+        expect_fault(stream, ACLRT_LAUNCH_KERNEL(flag_misuse_kernel)(2, stream, wait_without_set),
+                     ACL_ERROR_RT_AICORE_EXCEPTION,
+                     {"kernel flag_misuse_kernel block ", "WaitFlag: WaitFlag<HardEvent::MTE2_V>(1) has no matching SetFlag"});
+    }
+    SUBCASE("a flag left set when the kernel returns") {
+        expect_fault(stream, ACLRT_LAUNCH_KERNEL(flag_misuse_kernel)(2, stream, left_set), ACL_ERROR_RT_AICORE_EXCEPTION,
+                     {"flags still set when the kernel returned, never waited for: SetFlag<HardEvent::V_MTE3>(2)"});
+    }
+    SUBCASE("the same flag set twice") {
+        expect_fault(stream, ACLRT_LAUNCH_KERNEL(flag_misuse_kernel)(2, stream, set_twice), ACL_ERROR_RT_AICORE_EXCEPTION,
+                     {"SetFlag<HardEvent::S_V>(3) is already set"});
+    }
+    SUBCASE("an event id outside [0, 8)") {
+        expect_fault(stream, ACLRT_LAUNCH_KERNEL(flag_misuse_kernel)(2, stream, bad_event_id),
+                     ACL_ERROR_RT_AICORE_EXCEPTION, {"SetFlag: event id 8 is outside [0, 8)"});
+    }
+}
+
+TEST_CASE("static allocation past the modelled memory fails the launch with the sizes") {
+    Runtime rt;
+    Stream stream;
+    SUBCASE("LocalMemAllocator") {
+        expect_fault(stream, ACLRT_LAUNCH_KERNEL(static_misuse_kernel)(1, stream, allocator_overflow),
+                     ACL_ERROR_RT_AICORE_EXCEPTION,
+                     {"kernel static_misuse_kernel block 0/1", "LocalMemAllocator::Alloc: UB capacity exceeded",
+                      "requested at offset 131072", "196608 bytes"});
+    }
+    SUBCASE("LocalTensor(TPosition, addr, tileSize)") {
+        expect_fault(stream, ACLRT_LAUNCH_KERNEL(static_misuse_kernel)(1, stream, tensor_outside_ub),
+                     ACL_ERROR_RT_AICORE_EXCEPTION,
+                     {"LocalTensor: 1024 elements (4096 bytes) at byte offset 194560 of UB do not fit its 196608 bytes"});
+    }
+}
+
+TEST_CASE("a failing kernel assert fails its launch with the trap code; the process goes on") {
+    Runtime rt;
+    Stream stream;
+    SUBCASE("assert(expr)") {
+        expect_fault(stream, ACLRT_LAUNCH_KERNEL(assert_kernel)(kBlocks, stream, 2, 0),
+                     ACL_ERROR_RT_AICORE_TRAP_EXCEPTION,
+                     {"kernel assert_kernel block 2/4: assert:", "Assertion `block != faulty_block'"});
+    }
+    SUBCASE("ascendc_assert(expr, fmt, args...)") {
+        expect_fault(stream, ACLRT_LAUNCH_KERNEL(assert_kernel)(kBlocks, stream, 1, 1),
+                     ACL_ERROR_RT_AICORE_TRAP_EXCEPTION, {"block 1 must not reach here (by design)"});
+    }
+    REQUIRE(ACLRT_LAUNCH_KERNEL(assert_kernel)(kBlocks, stream, -1, 0) == 0u);
+    CHECK_ACL(aclrtSynchronizeStream(stream));
+}
+
+TEST_CASE("atomic copies accumulate across blocks running in parallel") {
+    Runtime rt;
+    Stream stream;
+    constexpr uint32_t blocks = 16;
+    std::vector<float> x(blocks * 64);
+    for (uint32_t b = 0; b < blocks; ++b) {
+        for (uint32_t i = 0; i < 64; ++i) x[b * 64 + i] = float(b + 1) + float(i);
+    }
+    DeviceVector xd(x);
+    SUBCASE("SetAtomicAdd<float> adds every block's tile to what GM holds") {
+        DeviceVector sum(std::vector<float>(64, 1000.0f));
+        for (int repeat = 0; repeat < 5; ++repeat) {
+            REQUIRE(ACLRT_LAUNCH_KERNEL(atomic_add_kernel)(blocks, stream, xd.get(), sum.get(), 0) == 0u);
+        }
+        CHECK_ACL(aclrtSynchronizeStream(stream));
+        const std::vector<float> result = sum.read();
+        for (uint32_t i = 0; i < 64; ++i) {
+            float expected = 0;
+            for (uint32_t b = 0; b < blocks; ++b) expected += float(b + 1) + float(i);
+            REQUIRE(result[i] == 1000.0f + 5 * expected);
+        }
+    }
+    SUBCASE("InitSocState returns to plain copies") {
+        DeviceVector sum(std::vector<float>(64, 1000.0f));
+        REQUIRE(ACLRT_LAUNCH_KERNEL(atomic_add_kernel)(blocks, stream, xd.get(), sum.get(), 1) == 0u);
+        CHECK_ACL(aclrtSynchronizeStream(stream));
+        const std::vector<float> result = sum.read();
+        for (uint32_t i = 0; i < 64; ++i) {
+            bool from_some_block = false;
+            for (uint32_t b = 0; b < blocks; ++b) from_some_block |= result[i] == float(b + 1) + float(i);
+            REQUIRE(from_some_block);
+        }
+    }
+    SUBCASE("an atomic mode of another type than the copy's is a misuse") {
+        DeviceVector sum(std::vector<float>(64, 0.0f));
+        expect_fault(stream, ACLRT_LAUNCH_KERNEL(atomic_type_mismatch_kernel)(1, stream, sum.get()),
+                     ACL_ERROR_RT_AICORE_EXCEPTION, {"DataCopy: the atomic mode combines half elements"});
+    }
+}
+
+TEST_CASE("system builtins: block and core indices, core type, arithmetic helpers") {
+    Runtime rt;
+    Stream stream;
+    DeviceInts out(kBlocks * 8);
+    REQUIRE(ACLRT_LAUNCH_KERNEL(builtins_kernel)(kBlocks, stream, out.get()) == 0u);
+    CHECK_ACL(aclrtSynchronizeStream(stream));
+    const std::vector<int64_t> values = out.read();
+    for (uint32_t b = 0; b < kBlocks; ++b) {
+        CAPTURE(b);
+        const int64_t* v = &values[b * 8];
+        CHECK(v[0] == b);
+        CHECK(v[1] == kBlocks);
+        CHECK(v[2] == 0);
+        CHECK(v[3] == 1);
+        CHECK(v[4] == 1);
+        CHECK(v[5] == 0);
+        CHECK(v[6] == 300);
+        CHECK(v[7] == 2);
+    }
+}
+
+TEST_CASE("DumpTensor prints the tensor's elements under a header naming desc, type, position and size") {
+    Runtime rt;
+    Stream stream;
+    DeviceVector xd({0.5f, 1.5f, 2.5f, 3.5f, 4.5f, 5.5f, 6.5f, 7.5f});
+    char path[] = "/tmp/canopy-dump-XXXXXX";
+    const int file = ::mkstemp(path);
+    REQUIRE(file >= 0);
+    std::fflush(stdout);
+    const int saved_stdout = ::dup(STDOUT_FILENO);
+    ::dup2(file, STDOUT_FILENO);
+    const uint32_t rc = ACLRT_LAUNCH_KERNEL(dump_kernel)(1, stream, xd.get());
+    const aclError sync = aclrtSynchronizeStream(stream);
+    std::fflush(stdout);
+    ::dup2(saved_stdout, STDOUT_FILENO);
+    ::close(saved_stdout);
+    ::close(file);
+    REQUIRE(rc == 0u);
+    REQUIRE(sync == ACL_SUCCESS);
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    ::unlink(path);
+    CHECK(text.str() ==
+          "[block 0/1] DumpTensor: desc=7, addr=0, data_type=float32, position=UB, dump_size=8\n"
+          "[block 0/1] [0.500000, 1.500000, 2.500000, 3.500000, 4.500000, 5.500000, 6.500000, 7.500000]\n");
+}
