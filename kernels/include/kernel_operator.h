@@ -24,3 +24,6 @@
 #include "canopy/kernel/ascendc/debug.h"
 #include "canopy/kernel/ascendc/printf.h"
 #include "canopy/kernel/ascendc/sync.h"
+
+// Last: asm(...) in the kernel source itself raises the AI Core fault (inline_asm.h).
+#include "canopy/kernel/inline_asm.h"
