@@ -310,7 +310,9 @@ inline void select_elements(VectorInstruction instruction, const AscendC::LocalT
         const T* right = src1 ? b.at(repeat, slot) : nullptr;
         T* target = out.at(repeat, slot);
         for (int64_t i = 0; i < length; ++i) {
-            const int64_t bit = (same_bits_every_repeat ? 0 : repeat * per_repeat) + slot + i;
+            // A run may span repeats (contiguous operands): count the element from the start.
+            const int64_t element = repeat * per_repeat + slot + i;
+            const int64_t bit = same_bits_every_repeat ? element % per_repeat : element;
             target[i] = get_bit(bits, bit) ? left[i] : (right ? right[i] : scalar);
         }
     });

@@ -150,7 +150,7 @@ inline void reduce_sum_all(VectorInstruction instruction, const AscendC::LocalTe
         total = repeat == 0 ? repeat_sum : T(compute_t<T>(total) + compute_t<T>(repeat_sum));
     }
     access_ub(instruction.api(), "dst", Access::write, reinterpret_cast<const std::byte*>(dst.GetPhyAddr()), sizeof(T));
-    dst.SetValue(0, total);
+    dst.GetPhyAddr()[0] = total;
     vector_registers().reduce_value = static_cast<double>(compute_t<T>(total));
 }
 
@@ -176,8 +176,8 @@ inline void reduce_extreme_all(VectorInstruction instruction, const AscendC::Loc
     }
     access_ub(api, "dst", Access::write, reinterpret_cast<const std::byte*>(dst.GetPhyAddr()),
               (calIndex ? 2 : 1) * sizeof(T));
-    dst.SetValue(0, static_cast<T>(extreme.value));
-    if (calIndex) dst.SetValue(1, index_bits<T>(extreme.slot));
+    dst.GetPhyAddr()[0] = static_cast<T>(extreme.value);
+    if (calIndex) dst.GetPhyAddr()[1] = index_bits<T>(extreme.slot);
     vector_registers().reduce_value = static_cast<double>(extreme.value);
     vector_registers().reduce_index = static_cast<uint32_t>(extreme.slot);
 }
