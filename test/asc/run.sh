@@ -3,7 +3,7 @@
 # <prefix>/bin/setenv.bash (prefix: $1, else ASCEND_HOME_PATH), then
 #   1. builds test/asc/sample with its own CMakeLists.txt (find_package(ASC), .asc sources) with
 #      -DCMAKE_ASC_FLAGS=-Werror, runs both programs and checks their golden comparison;
-#   2. configures it with -DCMAKE_ASC_RUN_MODE=cpu (accepted);
+#   2. builds it with -DCMAKE_ASC_RUN_MODE=cpu -DCMAKE_ASC_STANDARD=20 and runs it again;
 #   3. checks that dav-3510 is refused, at configure time and by the compiler driver, with a
 #      message naming the architecture.
 # Build products go to $2 (default: a new temporary folder), never into the source tree.
@@ -46,9 +46,15 @@ for program in scale_add negate_static_main negate_shared_main; do
     grep -q '^\[SUCCESS\]' "${work_dir}/${program}.log" || fail "${program} did not report success"
 done
 
-# 2. cpu run mode: accepted (the kernels run on Canopy's CPU model either way).
-cmake -S "${script_dir}/sample" -B "${work_dir}/build-cpu" -DCMAKE_ASC_RUN_MODE=cpu >"${work_dir}/cpu.log" 2>&1 \
-    || { cat "${work_dir}/cpu.log"; fail "configuring with CMAKE_ASC_RUN_MODE=cpu failed"; }
+# 2. cpu run mode accepted (the kernels run on Canopy's CPU model either way), and
+#    CMAKE_ASC_STANDARD honoured: the sample builds and runs as C++20 too.
+build20="${work_dir}/build-cpu-cxx20"
+cmake -S "${script_dir}/sample" -B "${build20}" -DCMAKE_ASC_RUN_MODE=cpu -DCMAKE_ASC_STANDARD=20 \
+    >"${work_dir}/cpu.log" 2>&1 || { cat "${work_dir}/cpu.log"; fail "configuring with CMAKE_ASC_RUN_MODE=cpu failed"; }
+cmake --build "${build20}" --target scale_add -- VERBOSE=1 >"${work_dir}/cxx20.log" 2>&1 \
+    || { cat "${work_dir}/cxx20.log"; fail "building scale_add as C++20 failed"; }
+grep -q -- "-std=c++20" "${work_dir}/cxx20.log" || fail "CMAKE_ASC_STANDARD=20 did not reach the compiler"
+"${build20}/scale_add" | grep -q '^\[SUCCESS\]' || fail "scale_add built as C++20 did not report success"
 
 # 3. dav-3510 refused by the configure step and by canopy-asc itself.
 expect_refusal "${work_dir}/dav3510-configure.log" "dav-3510 (Ascend 950) is not modelled by Canopy yet" \
