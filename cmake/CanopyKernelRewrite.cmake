@@ -6,7 +6,8 @@
 #   1. every launch `name<<<numBlocks, dynUBufSize, stream>>>(args...)` becomes
 #      `::canopy::kernel::ChevronLaunch<name>("name", numBlocks, dynUBufSize, stream)(args...)`,
 #      an expression yielding 0 or the aclError (canopy/kernel/launch.h, force-included); `name` may
-#      be qualified and carry template arguments (`add_custom<float, 2048>`);
+#      be qualified and carry template arguments (`add_custom<float, 2048>`), and a configuration
+#      without the stream (`<<<numBlocks, 0>>>`) or the size launches on the default stream;
 #   2. after the closing brace of every __global__ kernel the file defines (not a template, not in a
 #      preprocessor line), on the same line: `CANOPY_REGISTER_KERNEL(name);`, so that
 #      aclrtGetFuncBySymbol and aclrtBinaryGetFunction find it. Any qualifiers may stand beside
@@ -247,10 +248,31 @@ while(TRUE)
     set(launcher "([] { static ::canopy::kernel::KernelRegistrar<${kernel_text}> canopy_registrar(\"${kernel_label}\", true); }(), ${launcher}")
     set(launcher_end "))")
   endif()
+  # <<<numBlocks>>> and <<<numBlocks, dynUBufSize>>> launch on the default stream: the configuration
+  # is completed with 0 bytes and a null stream. Its values are counted at the top level, brackets
+  # and their contents taken out first.
+  math(EXPR configuration_length "${close} - ${search_from}")
+  string(SUBSTRING "${masked}" ${search_from} ${configuration_length} configuration)
+  set(previous "")
+  while(NOT configuration STREQUAL previous)
+    set(previous "${configuration}")
+    string(REGEX REPLACE "\\([^()]*\\)|\\[[^][]*\\]|{[^{}]*}" "" configuration "${configuration}")
+  endwhile()
+  string(REGEX MATCHALL "," commas "${configuration}")
+  list(LENGTH commas comma_count)
+  if(comma_count EQUAL 0)
+    set(defaults ", 0, nullptr")
+  elseif(comma_count EQUAL 1)
+    set(defaults ", nullptr")
+  elseif(comma_count EQUAL 2)
+    set(defaults "")
+  else()
+    _canopy_fail(${chevron} "kernel launch ${kernel}<<<...>>> has ${comma_count} commas: give numBlocks, dynUBufSize, stream")
+  endif()
   _canopy_edit(${kernel_start} ${kernel_end} "${launcher}")
   _canopy_edit(${chevron} ${search_from} ", ")
   math(EXPR close_end "${close} + 3")
-  _canopy_edit(${close} ${close_end} "${launcher_end}")
+  _canopy_edit(${close} ${close_end} "${defaults}${launcher_end}")
   set(search_from ${close_end})
 endwhile()
 

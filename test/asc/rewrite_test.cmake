@@ -60,6 +60,10 @@ expect_not("${copy}" "CANOPY_REGISTER_COOPERATIVE_KERNEL")
 expect("${copy}" "::canopy::kernel::ChevronLaunch<plain_c>(\"plain_c\", 1, nullptr, s)(bytes);")
 expect("${copy}" "::canopy::kernel::ChevronLaunch<templated<float, 16>>(\"templated<float, 16>\", 2, 0, s)(x);")
 expect("${copy}" "::canopy::kernel::ChevronLaunch<ns::in_namespace>(\"ns::in_namespace\", 3, 0, s)(x);")
+# Without the stream, or the size: the default stream, 0 bytes.
+expect("${copy}" "::canopy::kernel::ChevronLaunch<vector_first>(\"vector_first\", 4, 0, nullptr)(x);")
+expect("${copy}" "::canopy::kernel::ChevronLaunch<vector_second>(\"vector_second\", 5, 0, nullptr)(x);")
+expect("${copy}" "::canopy::kernel::ChevronLaunch<cube_kernel>(\"cube_kernel\", std::max(1, static_cast<int>(sizeof(float[2]))), 0, s)(x);")
 expect("${copy}" "\"kernel<<<1, 0, s>>>(x) __global__ void in_string() {}\"")
 expect("${copy}" "// __global__ void in_comment(float* x) {}\n")
 
@@ -68,4 +72,14 @@ expect("${cooperative}" "} CANOPY_REGISTER_COOPERATIVE_KERNEL(waits);")
 expect("${cooperative}" "::canopy::kernel::ChevronLaunch<waits>(\"waits\", 4, 0, s)(x);")
 # A template kernel is registered cooperative at its launch, for the instantiation launched.
 expect("${cooperative}" "([] { static ::canopy::kernel::KernelRegistrar<waits_templated<size>> canopy_registrar(\"waits_templated<size>\", true); }(), ::canopy::kernel::ChevronLaunch<waits_templated<size>>(\"waits_templated<size>\", 4, 0, s))(x);")
-message(STATUS "CanopyKernelRewrite: all expectations met")
+message(STATUS "CanopyKernelRewrite: all rewrite expectations met")
+
+# A configuration of four values is refused, naming the file and line.
+execute_process(COMMAND "${CMAKE_COMMAND}" "-DINPUT=${CMAKE_CURRENT_LIST_DIR}/rewrite_bad_input.asc"
+                        "-DOUTPUT=${WORK}/rewrite_bad_input.asc.cpp" -P "${REWRITE}"
+                RESULT_VARIABLE bad_result ERROR_VARIABLE bad_error)
+string(REGEX REPLACE "[ \t\r\n]+" " " bad_error "${bad_error}")
+if(bad_result EQUAL 0 OR NOT bad_error MATCHES "rewrite_bad_input.asc:2: kernel launch k<<<...>>> has 3 commas")
+  message(FATAL_ERROR "a four-value launch configuration was not refused as expected: ${bad_error}")
+endif()
+message(STATUS "CanopyKernelRewrite: the four-value configuration is refused")
