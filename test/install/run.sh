@@ -23,7 +23,8 @@ expect_success() {
 
 cmake -S "${script_dir}" -B "${work_dir}/build"
 cmake --build "${work_dir}/build" -j2
-expect_success "${work_dir}/launch.log" "${work_dir}/build/launch_main"
+expect_success "${work_dir}/launch_static.log" "${work_dir}/build/launch_main_STATIC"
+expect_success "${work_dir}/launch_shared.log" "${work_dir}/build/launch_main_SHARED"
 kernel_binary="${work_dir}/build/out/fatbin/scale_fatbin/scale_fatbin.o"
 expect_success "${work_dir}/fatbin.log" "${work_dir}/build/fatbin_main" "${kernel_binary}"
 

@@ -4,6 +4,10 @@
 #include "kernel_operator.h"
 #include "scale_tiling.h"
 
+#if SCALE_KERNELS_TILING_IN != 1
+#error "ascendc_compile_definitions did not reach the kernel source"
+#endif
+
 // y[i] = x[i] * factor over this block's share of the elements.
 extern "C" __global__ __aicore__ void scale(GM_ADDR x, GM_ADDR y, ScaleTiling tiling)
 {
