@@ -72,6 +72,8 @@ struct KernelArgs;
 struct Notify;
 struct Label;
 struct LabelList;
+// Model runtime instances built task by task (model_build.cpp).
+struct Model;
 
 struct State {
     explicit State(const engine::RuntimeConfig& config)
@@ -89,6 +91,7 @@ struct State {
     HandleTable<Notify, HandleTag::notify> notifies;
     HandleTable<Label, HandleTag::label> labels;
     HandleTable<LabelList, HandleTag::label_list> label_lists;
+    HandleTable<Model, HandleTag::model> models;
 };
 
 // The state, or ACL_ERROR_UNINITIALIZE when aclInit has not been called.

@@ -62,7 +62,13 @@ void Stream::submit(OpNode* node) {
     node->release_submission(linked);
 }
 
-void Stream::enqueue(Operation operation) { submit(prepare(std::move(operation))); }
+void Stream::enqueue(Operation operation) {
+    if (TaskRecorder* recording = recorder()) {
+        recording->record(std::move(operation));
+        return;
+    }
+    submit(prepare(std::move(operation)));
+}
 
 void Stream::on_finished() {
     Device& device = this->device();

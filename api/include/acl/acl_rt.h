@@ -728,6 +728,22 @@ ACL_FUNC_VISIBILITY aclError aclrtHostGetDevicePointer(void *pHost, void **pDevi
 ACL_FUNC_VISIBILITY aclError aclrtHostUnregister(void *ptr);
 ACL_FUNC_VISIBILITY aclError aclrtMemAllocManaged(void **ptr, uint64_t size, uint32_t flag);
 
+/* ------------------------------------------------------------------------ */
+/* Model runtime instances built task by task (no capture)                  */
+/* ------------------------------------------------------------------------ */
+
+/* aclmdlRIBindStream */
+#define ACL_MODEL_STREAM_FLAG_HEAD    0x00000000U /* runs when the model starts */
+#define ACL_MODEL_STREAM_FLAG_DEFAULT 0x7FFFFFFFU /* runs when activated */
+
+ACL_FUNC_VISIBILITY aclError aclmdlRIBuildBegin(aclmdlRI *modelRI, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag);
+ACL_FUNC_VISIBILITY aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void *reserve);
+ACL_FUNC_VISIBILITY aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream);
+ACL_FUNC_VISIBILITY aclError aclmdlRIDestroy(aclmdlRI modelRI);
+
 #ifdef __cplusplus
 }
 #endif

@@ -9,6 +9,7 @@
 
 #include "canopy/engine/failure.h"
 #include "canopy/engine/operation.h"
+#include "canopy/engine/task_recorder.h"
 
 namespace canopy::engine {
 
@@ -49,6 +50,10 @@ public:
 
     // Task ids count the stream's operations from 1 in the order of submission.
     void enqueue(Operation operation);
+    // While a recorder is set, enqueue hands operations to it instead of running them
+    // (task_recorder.h); nullptr runs them again.
+    void set_recorder(TaskRecorder* recorder) { recorder_.store(recorder, std::memory_order_release); }
+    TaskRecorder* recorder() const { return recorder_.load(std::memory_order_acquire); }
 
     // Blocks until every operation enqueued so far has finished. Meanwhile the calling thread runs
     // the stream's own ready operations that no worker has taken yet (it would wait for them
@@ -106,6 +111,8 @@ private:
     std::atomic<std::uint64_t> stop_task_{0};
 
     // The submitting threads' and the workers' counters live on separate cache lines.
+    std::atomic<TaskRecorder*> recorder_{nullptr};
+
     alignas(64) std::atomic<OpNode*> tail_{nullptr};
     std::atomic<std::uint64_t> submitted_{0};
     alignas(64) std::atomic<std::uint64_t> finished_{0};
