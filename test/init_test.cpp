@@ -65,6 +65,23 @@ TEST_CASE("aclInit after an implicit start takes it over; Canopy options can no 
     CHECK_ACL(aclFinalize());
 }
 
+TEST_CASE("without a path of its own a program gets the configuration named by CANOPY_CONFIG") {
+    ConfigFile file(R"({"canopy": {"device_count": 2}})");
+    ::setenv("CANOPY_CONFIG", file.path(), 1);
+    uint32_t count = 0;
+    CHECK_ACL(aclInit(nullptr));
+    CHECK_ACL(aclrtGetDeviceCount(&count));
+    CHECK(count == 2);
+    CHECK_ACL(aclFinalize());
+    CHECK_ACL(aclrtGetDeviceCount(&count));  // an implicit start reads it too
+    CHECK(count == 2);
+    CHECK_ACL(aclFinalize());
+    ::setenv("CANOPY_CONFIG", "/nonexistent/canopy.json", 1);
+    CHECK_ACL_CODE(aclInit(nullptr), ACL_ERROR_INVALID_FILE);
+    CHECK(message_mentions("CANOPY_CONFIG"));
+    ::unsetenv("CANOPY_CONFIG");
+}
+
 TEST_CASE("aclrtGetSocName answers before aclInit") {
     const char* soc = aclrtGetSocName();
     REQUIRE(soc != nullptr);

@@ -1,5 +1,6 @@
 // aclInit / aclFinalize: the runtime state and its reference count.
 #include <atomic>
+#include <cstdlib>
 
 #include "api.h"
 
@@ -26,6 +27,19 @@ engine::RuntimeConfig read_config(const char* path) {
         fail(error.code, "configPath: " + error.message);
     }
 }
+
+// Without a path of its own (aclInit(NULL), or no aclInit at all) a program gets the file named by
+// CANOPY_CONFIG, so that an unchanged program can run with, say, two devices.
+engine::RuntimeConfig configuration(const char* path) {
+    if (path && *path) return read_config(path);
+    const char* from_environment = std::getenv("CANOPY_CONFIG");
+    if (!from_environment || !*from_environment) return engine::RuntimeConfig{};
+    try {
+        return engine::load_config(from_environment);
+    } catch (const engine::ConfigError& error) {
+        fail(error.code, "CANOPY_CONFIG: " + error.message);
+    }
+}
 }  // namespace
 
 State& state() {
@@ -38,7 +52,7 @@ State& state_or_implicit_init() {
     if (State* state = current_state.load(std::memory_order_acquire)) return *state;
     std::lock_guard lock(init_mutex);
     if (!current_state.load(std::memory_order_relaxed)) {
-        current_state.store(new State(engine::RuntimeConfig{}), std::memory_order_release);
+        current_state.store(new State(configuration(nullptr)), std::memory_order_release);
         implicit = true;
     }
     return *current_state.load(std::memory_order_relaxed);
@@ -55,16 +69,15 @@ aclError aclInit(const char* configPath) {
     return call("aclInit", [&] {
         std::lock_guard lock(init_mutex);
         if (current_state.load(std::memory_order_relaxed) && implicit) {
-            // The runtime already runs with the defaults (aclrtSetDevice came first); its devices
-            // cannot change any more, so only a configuration without Canopy options is accepted.
+            // The runtime already runs (aclrtSetDevice came first) and its devices cannot change any
+            // more, so only a file asking for the configuration it started with is accepted.
             if (configPath && *configPath) {
                 const engine::RuntimeConfig wanted = read_config(configPath);
-                const engine::RuntimeConfig defaults;
+                const engine::RuntimeConfig defaults = configuration(nullptr);
                 if (wanted.device_count != defaults.device_count || wanted.workers_per_device != defaults.workers_per_device ||
                     wanted.ub_bytes != defaults.ub_bytes || wanted.device_memory_bytes != defaults.device_memory_bytes) {
-                    fail(ACL_ERROR_REPEAT_INITIALIZE, "configPath: the runtime was already started with the default "
-                                                      "configuration by a call before aclInit, so its \"canopy\" options "
-                                                      "cannot take effect");
+                    fail(ACL_ERROR_REPEAT_INITIALIZE, "configPath: the runtime was already started by a call before "
+                                                      "aclInit, so its \"canopy\" options cannot take effect");
                 }
             }
             implicit = false;
@@ -76,8 +89,7 @@ aclError aclInit(const char* configPath) {
             fail(ACL_ERROR_REPEAT_INITIALIZE, "already initialized (reference count now " +
                                                   std::to_string(references) + ")");
         }
-        engine::RuntimeConfig config;
-        if (configPath && *configPath) config = read_config(configPath);
+        const engine::RuntimeConfig config = configuration(configPath);
         current_state.store(new State(config), std::memory_order_release);
         references = 1;
     });

@@ -110,6 +110,11 @@ struct Nd2NzParams {
 
 namespace canopy::kernel::ascendc {
 
+// L1 -> bias table / fixpipe buffer (cube_copy.h).
+template <typename T, typename U>
+void copy_into_cube_buffer(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& src,
+                           const AscendC::DataCopyParams& p);
+
 // The value DataCopyPad pads with when isPad is false: a core register set by SetPadValue.
 inline uint64_t& pad_value_register() { return core_registers().pad_value; }
 
@@ -127,7 +132,9 @@ inline Pipe local_move_pipe(AscendC::Hardware from, AscendC::Hardware to) {
 inline bool gm_to_local_path(AscendC::Hardware to) {
     return to == AscendC::Hardware::UB || to == AscendC::Hardware::L1;
 }
-inline bool local_to_gm_path(AscendC::Hardware from) { return from == AscendC::Hardware::UB; }
+inline bool local_to_gm_path(AscendC::Hardware from) {
+    return from == AscendC::Hardware::UB || from == AscendC::Hardware::L1;
+}
 inline bool local_to_local_path(AscendC::Hardware from, AscendC::Hardware to) {
     using AscendC::Hardware;
     return (from == Hardware::UB && (to == Hardware::UB || to == Hardware::L1)) ||
@@ -277,6 +284,9 @@ template <typename T>
 __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>& src,
                                 const DataCopyParams& repeatParams) {
     using namespace canopy::kernel::ascendc;
+    if (dst.memory() == Hardware::BIAS || dst.memory() == Hardware::FIXBUF) {
+        return copy_into_cube_buffer(dst, src, repeatParams);  // cube_copy.h: other units
+    }
     if (!local_to_local_path(src.memory(), dst.memory())) [[unlikely]] {
         fail_no_path("DataCopy", src.position(), dst.position());
     }
@@ -417,3 +427,5 @@ __aicore__ inline void SetPadValue(T paddingValue) {
 }
 
 }  // namespace AscendC
+
+#include "canopy/kernel/ascendc/cube_copy.h"

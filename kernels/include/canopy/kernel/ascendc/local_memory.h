@@ -20,6 +20,8 @@ struct alignas(64) CubeMemories {
     std::byte l0a[AscendC::L0A_BYTES];
     std::byte l0b[AscendC::L0B_BYTES];
     std::byte l0c[AscendC::L0C_BYTES];
+    std::byte bias_table[AscendC::BIAS_TABLE_BYTES];
+    std::byte fixpipe_buffer[AscendC::FIXPIPE_BUFFER_BYTES];
 };
 
 inline CubeMemories& cube_memories() {
@@ -39,6 +41,8 @@ inline LocalMemory local_memory(AscendC::Hardware hardware) {
         case AscendC::Hardware::L0A: return {cube_memories().l0a, AscendC::L0A_BYTES};
         case AscendC::Hardware::L0B: return {cube_memories().l0b, AscendC::L0B_BYTES};
         case AscendC::Hardware::L0C: return {cube_memories().l0c, AscendC::L0C_BYTES};
+        case AscendC::Hardware::BIAS: return {cube_memories().bias_table, AscendC::BIAS_TABLE_BYTES};
+        case AscendC::Hardware::FIXBUF: return {cube_memories().fixpipe_buffer, AscendC::FIXPIPE_BUFFER_BYTES};
         default: return {};
     }
 }

@@ -213,6 +213,8 @@ constexpr std::size_t L1_BYTES = 512 * 1024;
 constexpr std::size_t L0A_BYTES = 64 * 1024;
 constexpr std::size_t L0B_BYTES = 64 * 1024;
 constexpr std::size_t L0C_BYTES = 128 * 1024;
+constexpr std::size_t BIAS_TABLE_BYTES = 1024;      // C2: Mmad's bias row
+constexpr std::size_t FIXPIPE_BUFFER_BYTES = 4096;  // C2PIPE2GM: Fixpipe's quantization words
 
 // The physical memory behind a logical position (the A2 mapping).
 constexpr Hardware GetPhyType(TPosition position) {
@@ -226,6 +228,7 @@ constexpr Hardware GetPhyType(TPosition position) {
         case TPosition::B2: return Hardware::L0B;
         case TPosition::CO1: return Hardware::L0C;
         case TPosition::C2: return Hardware::BIAS;
+        case TPosition::C2PIPE2GM: return Hardware::FIXBUF;
         case TPosition::CO2:
         case TPosition::VECIN:
         case TPosition::VECOUT:
@@ -250,6 +253,7 @@ constexpr const char* PositionName(TPosition position) {
         case TPosition::VECCALC: return "VECCALC";
         case TPosition::SPM: return "SPM";
         case TPosition::TSCM: return "TSCM";
+        case TPosition::C2PIPE2GM: return "C2PIPE2GM";
         default: return "unsupported position";
     }
 }

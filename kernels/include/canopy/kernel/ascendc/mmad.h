@@ -1,0 +1,264 @@
+#pragma once
+// Mmad: C (L0C, Nz) = init + A (L0A, Zz) x B (L0B, Zn) on the M pipe, for an m x k by k x n
+// product. The fractals are unpacked into dense matrices and multiplied with Eigen's GEMM in float
+// (int32 for int8 inputs), the cube unit's accumulation type. The initial C is zero
+// (cmatrixInitVal), the bias row in the bias table broadcast over the rows (cmatrixSource, or a
+// bias tensor in C2), or what L0C holds. Every overload goes through canopy::kernel::ascendc::mmad.
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+
+#include <Eigen/Core>
+
+#include "canopy/kernel/ascendc/check.h"
+#include "canopy/kernel/ascendc/cube_types.h"
+#include "canopy/kernel/ascendc/local_memory.h"
+#include "canopy/kernel/ascendc/local_tensor.h"
+#include "canopy/kernel/ascendc/types.h"
+
+namespace canopy::kernel::ascendc {
+
+// The accumulator type of the cube unit for inputs of type T.
+template <typename T>
+using accumulator_t = std::conditional_t<std::is_same_v<T, int8_t>, int32_t, float>;
+
+template <typename T>
+constexpr bool cube_input = std::is_same_v<T, Eigen::half> || std::is_same_v<T, Eigen::bfloat16> ||
+                            std::is_same_v<T, float> || std::is_same_v<T, int8_t>;
+
+// Per-thread dense operands, reused across calls (no allocation on the hot path).
+template <typename Accumulator>
+struct MmadScratch {
+    Eigen::Matrix<Accumulator, Eigen::Dynamic, Eigen::Dynamic> a;        // m x k
+    Eigen::Matrix<Accumulator, Eigen::Dynamic, Eigen::Dynamic> b;        // k x n
+    Eigen::Matrix<Accumulator, Eigen::Dynamic, Eigen::Dynamic> product;  // m x n
+};
+
+template <typename Accumulator>
+inline MmadScratch<Accumulator>& mmad_scratch() {
+    thread_local MmadScratch<Accumulator> scratch;
+    return scratch;
+}
+
+template <typename Matrix>
+inline void ensure_size(Matrix& matrix, Eigen::Index rows, Eigen::Index cols) {
+    if (matrix.rows() != rows || matrix.cols() != cols) matrix.resize(rows, cols);
+}
+
+// Where the initial C of an Mmad comes from.
+enum class MmadInit { zero, l0c, bias_table };
+
+template <typename Accumulator, typename Input>
+inline void mmad(const AscendC::LocalTensor<Accumulator>& dst, const AscendC::LocalTensor<Input>& fm,
+                 const AscendC::LocalTensor<Input>& filter, const AscendC::MmadParams& p, MmadInit init,
+                 const AscendC::LocalTensor<Accumulator>* initial) {
+    const char* api = "Mmad";
+    require_memory(fm, AscendC::Hardware::L0A, api, "fm (A)");
+    require_memory(filter, AscendC::Hardware::L0B, api, "filter (B)");
+    require_memory(dst, AscendC::Hardware::L0C, api, "dst (C)");
+    require_alignment(fm, kFractalBytes, api, "fm (A)");
+    require_alignment(filter, kFractalBytes, api, "filter (B)");
+    require_alignment(dst, 64, api, "dst (C)");
+    if (p.unitFlag != 0 && p.unitFlag != 2 && p.unitFlag != 3) [[unlikely]] {
+        fail_misuse(api, "unitFlag ", int(p.unitFlag), " is not 0 (off), 2 or 3");
+    }
+    if (p.m == 0 || p.n == 0 || p.k == 0) return;
+    constexpr int64_t c0 = c0_of<Input>;
+    const bool gemv = p.m == 1;  // A is one contiguous row of k elements
+    const int64_t m_fractals = ceil_div(p.m, 16);
+    const int64_t n_fractals = ceil_div(p.n, 16);
+    const int64_t k_fractals = ceil_div(p.k, c0);
+    // kDirectionAlign: a float A's rows in L0A are rounded up to 16 k-values (two fractals).
+    const int64_t a_k_fractals =
+        std::is_same_v<Input, float> && p.kDirectionAlign ? ceil_div(p.k, 16) * 2 : k_fractals;
+    // The cube reads and writes whole fractals wherever m, n and k put them, past the end of tensors
+    // sized for the unaligned matrix if need be (the samples size them so): the operands must stay
+    // inside their buffers.
+    require_in_buffer(fm, gemv ? int64_t(p.k) : m_fractals * a_k_fractals * 16 * c0, api,
+                      "fm (A) for the given m and k");
+    require_in_buffer(filter, k_fractals * n_fractals * 16 * c0, api, "filter (B) for the given k and n");
+    require_in_buffer(dst, m_fractals * n_fractals * 256, api, "dst (C) for the given m and n");
+
+    const uint64_t c_bytes = uint64_t(m_fractals * n_fractals * 256) * sizeof(Accumulator);
+    const uint64_t a_bytes = uint64_t(gemv ? int64_t(p.k) : m_fractals * a_k_fractals * 16 * c0) * sizeof(Input);
+    const uint64_t b_bytes = uint64_t(k_fractals * n_fractals * 16 * c0) * sizeof(Input);
+    const uint64_t initial_bytes = init == MmadInit::bias_table ? uint64_t(p.n) * sizeof(Accumulator) : c_bytes;
+    issue(Pipe::M, api, reads(fm, a_bytes), reads(filter, b_bytes), writes(dst, c_bytes),
+          initial == nullptr ? Operand{} : reads(*initial, initial_bytes));
+    const Accumulator* bias = initial == nullptr ? nullptr : initial->GetPhyAddr();
+    const Accumulator* init_c = bias;
+    MmadScratch<Accumulator>& scratch = mmad_scratch<Accumulator>();
+    ensure_size(scratch.a, m_fractals * 16, k_fractals * c0);
+    ensure_size(scratch.b, k_fractals * c0, n_fractals * 16);
+    ensure_size(scratch.product, p.m, p.n);
+    using Fractal = Eigen::Map<const Eigen::Matrix<Input, 16, c0, Eigen::RowMajor>>;  // 16 rows x c0
+    const Input* a = fm.GetPhyAddr();
+    if (gemv) {
+        for (int64_t k = 0; k < p.k; ++k) scratch.a(0, k) = static_cast<Accumulator>(a[k]);
+    } else {
+        for (int64_t mb = 0; mb < m_fractals; ++mb) {
+            for (int64_t kb = 0; kb < k_fractals; ++kb) {
+                scratch.a.template block<16, c0>(mb * 16, kb * c0) =
+                    Fractal(a + (mb * a_k_fractals + kb) * 16 * c0).template cast<Accumulator>();
+            }
+        }
+    }
+    const Input* b = filter.GetPhyAddr();
+    for (int64_t kb = 0; kb < k_fractals; ++kb) {
+        for (int64_t nb = 0; nb < n_fractals; ++nb) {
+            scratch.b.template block<c0, 16>(kb * c0, nb * 16) =
+                Fractal(b + (kb * n_fractals + nb) * 16 * c0).transpose().template cast<Accumulator>();
+        }
+    }
+    scratch.product.noalias() = scratch.a.topLeftCorner(p.m, p.k) * scratch.b.topLeftCorner(p.k, p.n);
+
+    // Into the Nz accumulator: column block nb holds m_fractals * 16 rows of 16 elements.
+    using CBlock = Eigen::Map<Eigen::Matrix<Accumulator, Eigen::Dynamic, 16, Eigen::RowMajor>>;
+    using ConstCBlock = Eigen::Map<const Eigen::Matrix<Accumulator, Eigen::Dynamic, 16, Eigen::RowMajor>>;
+    for (int64_t nb = 0; nb < n_fractals; ++nb) {
+        const int64_t columns = std::min<int64_t>(16, p.n - nb * 16);
+        CBlock block(dst.GetPhyAddr() + nb * m_fractals * 256, p.m, 16);
+        auto product = scratch.product.middleCols(nb * 16, columns);
+        switch (init) {
+            case MmadInit::zero: block.leftCols(columns) = product; break;
+            case MmadInit::l0c:
+                block.leftCols(columns) =
+                    ConstCBlock(init_c + nb * m_fractals * 256, p.m, 16).leftCols(columns) + product;
+                break;
+            case MmadInit::bias_table:
+                for (int64_t row = 0; row < p.m; ++row) {
+                    for (int64_t column = 0; column < columns; ++column) {
+                        block(row, column) = bias[nb * 16 + column] + product(row, column);
+                    }
+                }
+                break;
+        }
+    }
+}
+
+// MmadWithSparse: C = init + A x B with A (m x k, int8) dense in L0A and B given as its 4:2
+// densified rows (k / 2 x n, int8, Zn) in L0B. Each column n of B packs every group of 4 k-values
+// into 2 values and 2 indices (in the index buffer LoadDataWithSparse filled, four 2-bit indices a
+// byte, the first in the low bits): the first value pairs with A's column 4g + index0, the second
+// with 4g + 1 + index1.
+inline void mmad_sparse(const AscendC::LocalTensor<int32_t>& dst, const AscendC::LocalTensor<int8_t>& fm,
+                        const AscendC::LocalTensor<int8_t>& filter, const AscendC::MmadParams& p) {
+    const char* api = "MmadWithSparse";
+    require_memory(fm, AscendC::Hardware::L0A, api, "fm (A)");
+    require_memory(filter, AscendC::Hardware::L0B, api, "filter (B)");
+    require_memory(dst, AscendC::Hardware::L0C, api, "dst (C)");
+    require_alignment(fm, kFractalBytes, api, "fm (A)");
+    require_alignment(filter, kFractalBytes, api, "filter (B)");
+    require_alignment(dst, 1024, api, "dst (C)");
+    if (p.kDirectionAlign) [[unlikely]] fail_misuse(api, "kDirectionAlign is not supported with sparse matrices");
+    if (p.m == 0 || p.n == 0 || p.k == 0) return;
+    if (p.k % 64 != 0) [[unlikely]] {
+        fail_misuse(api, "k ", p.k, " is not a multiple of 64 (one fractal of densified B covers 64 k-values)");
+    }
+    const int64_t m_fractals = ceil_div(p.m, 16), n_fractals = ceil_div(p.n, 16);
+    const int64_t a_k_fractals = p.k / 32, b_k_fractals = p.k / 64;
+    require_elements(fm, m_fractals * a_k_fractals * 512, api, "fm (A) for the given m and k");
+    require_elements(filter, b_k_fractals * n_fractals * 512, api, "filter (B) for the given k and n");
+    require_elements(dst, m_fractals * n_fractals * 256, api, "dst (C) for the given m and n");
+    const bool zero = p.cmatrixInitVal && !p.isBias;
+    if (!zero && p.cmatrixSource) [[unlikely]] {
+        fail_misuse(api, "an initial C from the bias table (cmatrixSource) is not modelled by Canopy here");
+    }
+    const uint64_t c_bytes = uint64_t(m_fractals * n_fractals * 256) * sizeof(int32_t);
+    issue(Pipe::M, api, reads(fm, uint64_t(m_fractals * a_k_fractals) * kFractalBytes),
+          reads(filter, uint64_t(b_k_fractals * n_fractals) * kFractalBytes), writes(dst, c_bytes),
+          zero ? Operand{} : reads(dst, c_bytes));
+    const int8_t* a = fm.GetPhyAddr();
+    const int8_t* b = filter.GetPhyAddr();
+    const uint64_t filter_offset =
+        uint64_t(reinterpret_cast<const std::byte*>(b) - local_memory(AscendC::Hardware::L0B).base);
+    const uint8_t* indices = cube_registers().sparse_index + filter_offset / 4;
+    auto a_at = [&](int64_t m, int64_t k) {
+        return int32_t(a[((m / 16) * a_k_fractals + k / 32) * 512 + (m % 16) * 32 + k % 32]);
+    };
+    int32_t* c = dst.GetPhyAddr();
+    for (int64_t n = 0; n < p.n; ++n) {
+        for (int64_t m = 0; m < p.m; ++m) {
+            int32_t sum = 0;
+            for (int64_t dense = 0; dense < p.k / 2; ++dense) {
+                const int64_t fractal = (dense / 32) * n_fractals + n / 16;
+                const int32_t value = b[fractal * 512 + (n % 16) * 32 + dense % 32];
+                const uint8_t byte = indices[fractal * 128 + (n % 16) * 8 + (dense % 32) / 4];
+                const int index = (byte >> (2 * (dense % 4))) & 3;
+                const int64_t group = dense / 2;
+                sum += a_at(m, 4 * group + (dense % 2 == 0 ? index : 1 + index)) * value;
+            }
+            int32_t& out = c[(n / 16) * m_fractals * 256 + m * 16 + n % 16];
+            out = zero ? sum : out + sum;
+        }
+    }
+}
+
+template <typename T, typename U, typename S>
+inline void check_mmad_types() {
+    static_assert(std::is_same_v<U, S>, "Mmad takes A and B of the same element type");
+    static_assert(cube_input<U>, "Mmad inputs are half, bfloat16_t, float or int8_t");
+    static_assert(std::is_same_v<T, accumulator_t<U>>, "Mmad accumulates int8 into int32_t, the rest into float");
+}
+
+}  // namespace canopy::kernel::ascendc
+
+namespace AscendC {
+
+template <typename T, typename U, typename S>
+__aicore__ inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter,
+                            const MmadParams& mmadParams) {
+    using namespace canopy::kernel::ascendc;
+    check_mmad_types<T, U, S>();
+    const bool zero = mmadParams.cmatrixInitVal && !mmadParams.isBias;
+    if (!zero && mmadParams.cmatrixSource) {
+        // The initial C is the bias row at the start of the bias table.
+        const LocalTensor<T> table(TPosition::C2, 0, mmadParams.n);
+        mmad(dst, fm, filter, mmadParams, MmadInit::bias_table, &table);
+        return;
+    }
+    if (zero) {
+        mmad(dst, fm, filter, mmadParams, MmadInit::zero, static_cast<const LocalTensor<T>*>(nullptr));
+        return;
+    }
+    mmad(dst, fm, filter, mmadParams, MmadInit::l0c, &dst);
+}
+
+// With a bias tensor: in C2 (the bias table) it is the initial row of C; in L0C the initial C.
+template <typename T, typename U, typename S, typename V>
+__aicore__ inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<S>& filter,
+                            const LocalTensor<V>& bias, const MmadParams& mmadParams) {
+    using namespace canopy::kernel::ascendc;
+    check_mmad_types<T, U, S>();
+    static_assert(std::is_same_v<T, V>, "Mmad's bias has the accumulator type of dst");
+    if (bias.memory() == Hardware::BIAS) {
+        if (mmadParams.cmatrixInitVal) {
+            mmad(dst, fm, filter, mmadParams, MmadInit::zero, static_cast<const LocalTensor<T>*>(nullptr));
+            return;
+        }
+        require_elements(bias, mmadParams.n, "Mmad", "bias (one value per column of C)");
+        mmad(dst, fm, filter, mmadParams, MmadInit::bias_table, &bias);
+        return;
+    }
+    if (bias.memory() != Hardware::L0C) [[unlikely]] {
+        fail_misuse("Mmad", "bias is a ", PositionName(bias.position()), " tensor (", HardwareName(bias.memory()),
+                    "); it must be in C2 (the bias table) or CO1 (L0C)");
+    }
+    if (mmadParams.cmatrixInitVal) {
+        mmad(dst, fm, filter, mmadParams, MmadInit::zero, static_cast<const LocalTensor<T>*>(nullptr));
+        return;
+    }
+    require_elements(bias, ceil_div(mmadParams.m, 16) * ceil_div(mmadParams.n, 16) * 256, "Mmad",
+                     "bias (the initial C in L0C)");
+    mmad(dst, fm, filter, mmadParams, MmadInit::l0c, &bias);
+}
+
+template <typename T = int32_t, typename U = int8_t>
+__aicore__ inline void MmadWithSparse(const LocalTensor<T>& dst, const LocalTensor<U>& fm, const LocalTensor<U>& filter,
+                                      const MmadParams& mmadParams) {
+    static_assert(std::is_same_v<T, int32_t> && std::is_same_v<U, int8_t>,
+                  "MmadWithSparse multiplies int8_t into int32_t");
+    canopy::kernel::ascendc::mmad_sparse(dst, fm, filter, mmadParams);
+}
+
+}  // namespace AscendC

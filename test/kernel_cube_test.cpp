@@ -1,0 +1,348 @@
+// The cube path (load_data.h, mmad.h, fixpipe.h, cube_copy.h) against plain references computed
+// here from the documented layouts: each kernel stages its input in L1 with a plain DataCopy, runs
+// one instruction, and the test reads the destination memory back (the kernels copy it out with
+// memcpy after a PipeBarrier, since L0A / L0B / L0C have no path to GM). Misuse fails the launch
+// with 507015 and a message naming the kernel, the API and the sizes.
+#include <cstring>
+#include <numeric>
+#include <string>
+#include <vector>
+
+#include "canopy/kernel/launch.h"
+#include "kernel_operator.h"
+#include "support.h"
+
+using namespace canopy_test;
+
+namespace {
+
+template <typename T>
+struct Device {
+    explicit Device(const std::vector<T>& host) : count(host.size()) {
+        REQUIRE_ACL(aclrtMalloc(&pointer, count * sizeof(T), ACL_MEM_MALLOC_HUGE_FIRST));
+        REQUIRE_ACL(aclrtMemcpy(pointer, count * sizeof(T), host.data(), count * sizeof(T), ACL_MEMCPY_HOST_TO_DEVICE));
+    }
+    explicit Device(std::size_t n) : Device(std::vector<T>(n)) {}
+    ~Device() { aclrtFree(pointer); }
+    std::vector<T> read() const {
+        std::vector<T> host(count);
+        REQUIRE_ACL(aclrtMemcpy(host.data(), count * sizeof(T), pointer, count * sizeof(T), ACL_MEMCPY_DEVICE_TO_HOST));
+        return host;
+    }
+    void* pointer = nullptr;
+    std::size_t count;
+};
+
+// Copies a local tensor's first `count` elements to GM once every pipe is done.
+template <typename T>
+void dump(GM_ADDR out, const AscendC::LocalTensor<T>& tensor, uint32_t count) {
+    AscendC::PipeBarrier<PIPE_ALL>();
+    std::memcpy(out, tensor.GetPhyAddr(), count * sizeof(T));
+}
+
+template <typename T>
+AscendC::LocalTensor<T> stage_in_l1(GM_ADDR in, uint32_t count) {
+    AscendC::GlobalTensor<T> gm;
+    gm.SetGlobalBuffer((__gm__ T*)in, count);
+    AscendC::LocalTensor<T> l1(AscendC::TPosition::A1, 0, count);
+    AscendC::DataCopy(l1, gm, count);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    return l1;
+}
+
+// ---- LoadData (2D): fractals with srcStride / dstGap, and the 16 x 16 transpose.
+
+__global__ __cube__ void load_2d_kernel(GM_ADDR in, GM_ADDR out, uint32_t fractals, uint32_t transpose) {
+    AscendC::LocalTensor<int16_t> l1 = stage_in_l1<int16_t>(in, fractals * 256);
+    AscendC::LocalTensor<int16_t> l0a(AscendC::TPosition::A2, 0, fractals * 256);
+    // Every other source fractal, written with one fractal of gap: fractals/2 repeats.
+    AscendC::LoadData2DParams params;
+    params.startIndex = 1;
+    params.repeatTimes = fractals / 2;
+    params.srcStride = 2;
+    params.dstGap = 1;
+    params.ifTranspose = transpose != 0;
+    AscendC::Fill(l0a, AscendC::InitConstValueParams<int16_t>(1, fractals, 0, int16_t(-1)));
+    AscendC::LoadData(l0a, l1, params);
+    dump(out, l0a, fractals * 256);
+}
+
+TEST_CASE("LoadData 2D moves fractals with strides and gaps, transposing each when asked") {
+    Runtime rt;
+    Stream stream;
+    constexpr uint32_t fractals = 6;
+    std::vector<int16_t> input(fractals * 256);
+    std::iota(input.begin(), input.end(), int16_t(0));
+    for (uint32_t transpose : {0u, 1u}) {
+        CAPTURE(transpose);
+        Device<int16_t> in(input), out(input.size());
+        REQUIRE(ACLRT_LAUNCH_KERNEL(load_2d_kernel)(1, stream, in.pointer, out.pointer, fractals, transpose) == 0u);
+        REQUIRE_ACL(aclrtSynchronizeStream(stream));
+        const std::vector<int16_t> got = out.read();
+        for (uint32_t f = 0; f < fractals; ++f) {
+            for (uint32_t row = 0; row < 16; ++row) {
+                for (uint32_t column = 0; column < 16; ++column) {
+                    int16_t expected = -1;  // the Fill value where nothing was loaded
+                    if (f % 2 == 0) {
+                        const uint32_t source = 1 + f;  // repeat f / 2 reads fractal 1 + 2 * (f / 2)
+                        expected = transpose ? input[source * 256 + column * 16 + row]
+                                             : input[source * 256 + row * 16 + column];
+                    }
+                    REQUIRE(got[f * 256 + row * 16 + column] == expected);
+                }
+            }
+        }
+    }
+}
+
+// ---- LoadDataWithTranspose: 32 x 32 squares of int8, 16 x 16 squares of float (two 16 x 8 fractals).
+
+template <typename T>
+__global__ __cube__ void load_transpose_kernel(GM_ADDR in, GM_ADDR out, uint32_t squares, uint32_t frac_gap) {
+    constexpr uint32_t square = sizeof(T) == 1 ? 1024 : 256;
+    const uint32_t dst_elements = squares * square + frac_gap * 512 / sizeof(T) * 2;
+    AscendC::LocalTensor<T> l1 = stage_in_l1<T>(in, squares * square);
+    AscendC::LocalTensor<T> l0b(AscendC::TPosition::B2, 0, dst_elements);
+    AscendC::Fill(l0b, AscendC::InitConstValueParams<T>(1, uint16_t(dst_elements * sizeof(T) / 512), 0, T(0)));
+    // Repeats one fractal apart, the second fractal of each square `frac_gap` further on.
+    AscendC::LoadDataWithTranspose(l0b, l1, AscendC::LoadData2dTransposeParams(0, squares, 1, 0, frac_gap));
+    dump(out, l0b, dst_elements);
+}
+
+template <typename T>
+void check_load_transpose() {
+    Runtime rt;
+    Stream stream;
+    constexpr uint32_t squares = 2, frac_gap = 1;
+    constexpr uint32_t side = 16 * (sizeof(T) == 1 ? 2 : 1);
+    constexpr uint32_t square = side * side;
+    constexpr uint32_t fe = 512 / sizeof(T);
+    std::vector<T> input(squares * square);
+    for (uint32_t i = 0; i < input.size(); ++i) input[i] = T(int(i % 113) - 50);
+    const uint32_t dst_elements = squares * square + frac_gap * fe * 2;
+    Device<T> in(input), out(dst_elements);
+    REQUIRE(ACLRT_LAUNCH_KERNEL(load_transpose_kernel<T>)(1, stream, in.pointer, out.pointer, squares, frac_gap) == 0u);
+    REQUIRE_ACL(aclrtSynchronizeStream(stream));
+    const std::vector<T> got = out.read();
+    for (uint32_t s = 0; s < squares; ++s) {
+        // The square as a dense side x side matrix.
+        auto square_at = [&](uint32_t row, uint32_t column) -> T {
+            const T* base = input.data() + s * square;
+            if (sizeof(T) == 4) return column < 8 ? base[row * 8 + column] : base[128 + row * 8 + column - 8];
+            return base[row * side + column];
+        };
+        const uint32_t first = s * fe, second = first + (frac_gap + 1) * fe;
+        for (uint32_t row = 0; row < side; ++row) {
+            for (uint32_t column = 0; column < side; ++column) {
+                const T expected = square_at(column, row);  // transposed
+                uint32_t at;
+                if (sizeof(T) == 4) {  // left and right halves of the transpose
+                    at = (column < 8 ? first : second) + row * 8 + column % 8;
+                } else {  // upper and lower halves
+                    at = (row < 16 ? first : second) + (row % 16) * side + column;
+                }
+                CAPTURE(s);
+                CAPTURE(row);
+                CAPTURE(column);
+                REQUIRE(got[at] == expected);
+            }
+        }
+    }
+}
+
+TEST_CASE("LoadDataWithTranspose transposes int8 32 x 32 squares and float 16 x 16 squares") {
+    check_load_transpose<int8_t>();
+    check_load_transpose<float>();
+}
+
+// ---- LoadData (img2col) into L0A, against im2col computed here.
+
+constexpr uint32_t kH = 5, kW = 4, kC1 = 2, kC0 = 16;  // half: C0 = 16
+
+__global__ __cube__ void load_3d_kernel(GM_ADDR in, GM_ADDR out, uint32_t m_ext, uint32_t k_ext) {
+    AscendC::LocalTensor<half> l1 = stage_in_l1<half>(in, kC1 * kH * kW * kC0);
+    AscendC::LocalTensor<half> l0a(AscendC::TPosition::A2, 0, m_ext * k_ext);
+    AscendC::LoadData3DParamsV2<half> p;
+    p.padList[0] = 1;  // left
+    p.padList[2] = 1;  // top
+    p.l1H = kH;
+    p.l1W = kW;
+    p.channelSize = kC1 * kC0;
+    p.kExtension = k_ext;
+    p.mExtension = m_ext;
+    p.kStartPt = 16;
+    p.mStartPt = 0;
+    p.filterH = 2;
+    p.filterW = 2;
+    p.strideH = 1;
+    p.strideW = 2;
+    p.padValue = half(-3.0f);
+    AscendC::LoadData(l0a, l1, p);
+    dump(out, l0a, m_ext * k_ext);
+}
+
+TEST_CASE("LoadData img2col builds the window of the im2col matrix in L0A's Zz order, padding included") {
+    Runtime rt;
+    Stream stream;
+    std::vector<half> input(kC1 * kH * kW * kC0);
+    for (uint32_t i = 0; i < input.size(); ++i) input[i] = half(float(i % 97));
+    constexpr uint32_t m_ext = 16, k_ext = 48;
+    Device<half> in(input), out(m_ext * k_ext);
+    REQUIRE(ACLRT_LAUNCH_KERNEL(load_3d_kernel)(1, stream, in.pointer, out.pointer, m_ext, k_ext) == 0u);
+    REQUIRE_ACL(aclrtSynchronizeStream(stream));
+    const std::vector<half> got = out.read();
+    // Output positions: ho in [0, 5 + 1 - 2 + 1), wo in [0, (4 + 1 - 2) / 2 + 1).
+    const uint32_t out_h = kH + 1 - 2 + 1, out_w = (kW + 1 - 2) / 2 + 1;
+    for (uint32_t m = 0; m < out_h * out_w; ++m) {
+        for (uint32_t k = 0; k < k_ext; ++k) {
+            const uint32_t row = m, column = 16 + k;
+            const uint32_t ho = row / out_w, wo = row % out_w;
+            const uint32_t c1 = column / (4 * kC0), tap = column / kC0 % 4, c0 = column % kC0;
+            const int h = int(ho) + int(tap / 2) - 1, w = int(wo * 2) + int(tap % 2) - 1;
+            const float expected = (h < 0 || h >= int(kH) || w < 0 || w >= int(kW))
+                                       ? -3.0f
+                                       : float(input[((c1 * kH + h) * kW + w) * kC0 + c0]);
+            const uint32_t at = ((m / 16) * (k_ext / 16) + k / 16) * 256 + (m % 16) * 16 + k % 16;
+            CAPTURE(m);
+            CAPTURE(k);
+            REQUIRE(float(got[at]) == expected);
+        }
+    }
+}
+
+// ---- Mmad with a bias row from the bias table, Fixpipe with quantization and ReLU.
+
+constexpr uint32_t kM = 20, kK = 32, kN = 24;  // m and n not multiples of 16
+
+// A (m x k, int8) and B (k x n, int8) are given already in the L0 layouts; the bias (int32, n) goes
+// through L1 into the bias table; C leaves through Fixpipe with REQ8 (scale 0.5, signed) and ReLU.
+__global__ __cube__ void mmad_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR c_raw) {
+    constexpr uint32_t mf = (kM + 15) / 16, nf = (kN + 15) / 16;
+    AscendC::GlobalTensor<int8_t> aGm, bGm;
+    AscendC::GlobalTensor<int32_t> biasGm, rawGm;
+    AscendC::GlobalTensor<int8_t> cGm;
+    aGm.SetGlobalBuffer((__gm__ int8_t*)a, mf * 16 * kK);
+    bGm.SetGlobalBuffer((__gm__ int8_t*)b, kK * nf * 16);
+    biasGm.SetGlobalBuffer((__gm__ int32_t*)bias, 32);
+    cGm.SetGlobalBuffer((__gm__ int8_t*)c, kM * kN);
+    rawGm.SetGlobalBuffer((__gm__ int32_t*)c_raw, kM * kN);
+    AscendC::LocalMemAllocator<AscendC::Hardware::L1> l1;
+    AscendC::LocalTensor<int8_t> a1 = l1.Alloc<AscendC::TPosition::A1, int8_t>(mf * 16 * kK);
+    AscendC::LocalTensor<int8_t> b1 = l1.Alloc<AscendC::TPosition::B1, int8_t>(kK * nf * 16);
+    AscendC::LocalTensor<int32_t> bias1 = l1.Alloc<AscendC::TPosition::C1, int32_t>(32);
+    AscendC::DataCopy(a1, aGm, mf * 16 * kK);
+    AscendC::DataCopy(b1, bGm, kK * nf * 16);
+    AscendC::DataCopy(bias1, biasGm, 32);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_MTE1>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_MTE1>(EVENT_ID0);
+    AscendC::LocalTensor<int8_t> a2(AscendC::TPosition::A2, 0, mf * 16 * kK);
+    AscendC::LocalTensor<int8_t> b2(AscendC::TPosition::B2, 0, kK * nf * 16);
+    AscendC::LocalTensor<int32_t> bias2(AscendC::TPosition::C2, 0, 32);
+    AscendC::LoadData(a2, a1, AscendC::LoadData2DParams(0, mf, 1, 0, 0, false, 0));
+    AscendC::LoadData(b2, b1, AscendC::LoadData2DParams(0, nf, 1, 0, 0, false, 0));
+    AscendC::DataCopy(bias2, bias1, AscendC::DataCopyParams(1, 2, 0, 0));  // 2 x 64 bytes
+    AscendC::SetFlag<AscendC::HardEvent::MTE1_M>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE1_M>(EVENT_ID0);
+    AscendC::LocalTensor<int32_t> c1(AscendC::TPosition::CO1, 0, mf * nf * 256);
+    AscendC::MmadParams params(kM, kN, kK, 0, false, false);
+    AscendC::Mmad(c1, a2, b2, bias2, params);
+    AscendC::SetFlag<AscendC::HardEvent::M_FIX>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::M_FIX>(EVENT_ID0);
+    AscendC::FixpipeParamsV220 raw(kN, kM, mf * 16, kN, false);
+    AscendC::Fixpipe(rawGm, c1, raw);
+    const float half_scale = 0.5f;
+    uint32_t scale_bits;
+    std::memcpy(&scale_bits, &half_scale, 4);
+    AscendC::FixpipeParamsV220 quantized(kN, kM, mf * 16, kN, true, REQ8, int64_t(scale_bits) | (int64_t(1) << 46),
+                                         1, 0, 0, 0);
+    AscendC::Fixpipe(cGm, c1, quantized);
+    AscendC::PipeBarrier<PIPE_ALL>();
+}
+
+TEST_CASE("Mmad adds the bias table's row to A x B; Fixpipe writes ND rows, requantized with ReLU") {
+    Runtime rt;
+    Stream stream;
+    constexpr uint32_t mf = (kM + 15) / 16, nf = (kN + 15) / 16;
+    std::vector<int8_t> a_dense(kM * kK), b_dense(kK * kN);
+    for (uint32_t i = 0; i < a_dense.size(); ++i) a_dense[i] = int8_t(int(i * 7 % 23) - 11);
+    for (uint32_t i = 0; i < b_dense.size(); ++i) b_dense[i] = int8_t(int(i * 5 % 19) - 9);
+    std::vector<int32_t> bias(32);
+    for (uint32_t n = 0; n < kN; ++n) bias[n] = int32_t(n * 13) - 150;
+    // L0A Zz (16 x 32 fractals, one k block) and L0B Zn (32 (k) x 16 (n) fractals stored n-major).
+    std::vector<int8_t> a_zz(mf * 16 * kK, 0), b_zn(kK * nf * 16, 0);
+    for (uint32_t m = 0; m < kM; ++m)
+        for (uint32_t k = 0; k < kK; ++k) a_zz[(m / 16) * 512 + (m % 16) * 32 + k] = a_dense[m * kK + k];
+    for (uint32_t k = 0; k < kK; ++k)
+        for (uint32_t n = 0; n < kN; ++n) b_zn[(n / 16) * 512 + (n % 16) * 32 + k] = b_dense[k * kN + n];
+    Device<int8_t> a(a_zz), b(b_zn), c(kM * kN);
+    Device<int32_t> bias_device(bias), raw(kM * kN);
+    REQUIRE(ACLRT_LAUNCH_KERNEL(mmad_kernel)(1, stream, a.pointer, b.pointer, bias_device.pointer, c.pointer,
+                                             raw.pointer) == 0u);
+    REQUIRE_ACL(aclrtSynchronizeStream(stream));
+    const std::vector<int32_t> got_raw = raw.read();
+    const std::vector<int8_t> got = c.read();
+    for (uint32_t m = 0; m < kM; ++m) {
+        for (uint32_t n = 0; n < kN; ++n) {
+            int32_t expected = bias[n];
+            for (uint32_t k = 0; k < kK; ++k) expected += int32_t(a_dense[m * kK + k]) * int32_t(b_dense[k * kN + n]);
+            CAPTURE(m);
+            CAPTURE(n);
+            REQUIRE(got_raw[m * kN + n] == expected);
+            // REQ8 with ReLU: negatives scale by 0, positives by 0.5, rounded half to even, saturated.
+            const float scaled = expected > 0 ? std::nearbyint(float(expected) * 0.5f) : 0.0f;
+            REQUIRE(int(got[m * kN + n]) == int(std::min(127.0f, std::max(-128.0f, scaled))));
+        }
+    }
+}
+
+// ---- Misuse.
+
+__global__ __cube__ void load_into_ub_kernel() {
+    AscendC::LocalTensor<half> l1(AscendC::TPosition::A1, 0, 256);
+    AscendC::LocalTensor<half> ub(AscendC::TPosition::VECCALC, 0, 256);
+    AscendC::LoadData(ub, l1, AscendC::LoadData2DParams(0, 1, 1, 0, 0, false, 0));
+}
+
+__global__ __cube__ void mmad_too_small_kernel() {
+    AscendC::LocalTensor<half> a(AscendC::TPosition::A2, 0, 256);
+    AscendC::LocalTensor<half> b(AscendC::TPosition::B2, 0, 512);
+    AscendC::LocalTensor<float> c(AscendC::TPosition::CO1, 0, 512);
+    // 256 x 256 half values of A are 128 KiB: twice L0A.
+    AscendC::Mmad(c, a, b, AscendC::MmadParams(256, 16, 256, 0, false, true));
+}
+
+__global__ __cube__ void fixpipe_wrong_quant_kernel(GM_ADDR out) {
+    AscendC::GlobalTensor<half> gm;
+    gm.SetGlobalBuffer((__gm__ half*)out, 256);
+    AscendC::LocalTensor<float> c(AscendC::TPosition::CO1, 0, 256);
+    AscendC::Fixpipe(gm, c, AscendC::FixpipeParamsV220(16, 16, 16, 16, false, REQ8, 0, 1, 0, 0, 0));
+}
+
+TEST_CASE("cube misuse fails the launch with 507015 naming the kernel, the API and the sizes") {
+    Runtime rt;
+    Stream stream;
+    REQUIRE(ACLRT_LAUNCH_KERNEL(load_into_ub_kernel)(1, stream) == 0u);
+    CHECK(aclrtSynchronizeStream(stream) == ACL_ERROR_RT_AICORE_EXCEPTION);
+    std::string message = recent_error();
+    CHECK(message.find("load_into_ub_kernel") != std::string::npos);
+    CHECK(message.find("LoadData") != std::string::npos);
+    CHECK(message.find("VECCALC") != std::string::npos);
+
+    REQUIRE(ACLRT_LAUNCH_KERNEL(mmad_too_small_kernel)(1, stream) == 0u);
+    CHECK(aclrtSynchronizeStream(stream) == ACL_ERROR_RT_AICORE_EXCEPTION);
+    message = recent_error();
+    CHECK(message.find("Mmad") != std::string::npos);
+    CHECK(message.find("fm (A) for the given m and k") != std::string::npos);
+    CHECK(message.find("65536 elements") != std::string::npos);
+    CHECK(message.find("65536-byte L0A") != std::string::npos);
+
+    Device<half> out(256);
+    REQUIRE(ACLRT_LAUNCH_KERNEL(fixpipe_wrong_quant_kernel)(1, stream, out.pointer) == 0u);
+    CHECK(aclrtSynchronizeStream(stream) == ACL_ERROR_RT_AICORE_EXCEPTION);
+    message = recent_error();
+    CHECK(message.find("Fixpipe") != std::string::npos);
+    CHECK(message.find("quantPre 9") != std::string::npos);
+    CHECK_ACL(aclrtSynchronizeStream(stream));
+}
+
+}  // namespace
