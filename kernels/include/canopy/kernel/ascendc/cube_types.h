@@ -22,6 +22,21 @@
 #include "canopy/kernel/ascendc/local_tensor.h"
 #include "canopy/kernel/ascendc/types.h"
 
+namespace canopy::kernel::ascendc {
+
+// An element-typed parameter field that takes plain numbers, as the NPU compiler's half does
+// (`params.padValue = 0;`), where Eigen::half only converts explicitly.
+template <typename T>
+struct ElementValue {
+    T value{};
+    ElementValue() = default;
+    template <typename V, std::enable_if_t<std::is_arithmetic_v<V> || std::is_same_v<V, T>, int> = 0>
+    ElementValue(V number) : value(static_cast<T>(number)) {}
+    operator T() const { return value; }
+};
+
+}  // namespace canopy::kernel::ascendc
+
 namespace AscendC {
 
 // A signed 4-bit integer, two to a byte in memory. Only its value semantics are modelled here: the
@@ -153,7 +168,7 @@ struct LoadData3DParamsV2 {
     uint8_t dilationFilterH = 1;
     bool enTranspose = false;
     bool enSmallK = false;
-    T padValue = T(0);
+    canopy::kernel::ascendc::ElementValue<T> padValue = T(0);
     bool filterSizeW = false;
     bool filterSizeH = false;
     bool fMatrixCtrl = false;

@@ -330,7 +330,7 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>&
         g.l1W = fmatrix.l1W;
         std::copy(fmatrix.padList, fmatrix.padList + PAD_SIZE, g.padList);
     }
-    g.padValue = defaultConfig.isSetPadding ? p.padValue : bits_as<T>(registers.load3d_pad_value);
+    g.padValue = defaultConfig.isSetPadding ? p.padValue.value : bits_as<T>(registers.load3d_pad_value);
     g.channelSize = p.channelSize;
     g.kExtension = p.kExtension;
     g.mExtension = p.mExtension;
