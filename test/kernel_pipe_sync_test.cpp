@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
 #include <fstream>
 #include <initializer_list>
 #include <sstream>
@@ -214,6 +215,32 @@ extern "C" __global__ __aicore__ void dump_kernel(GM_ADDR x) {
     AscendC::LocalTensor<float> local = ub.Alloc<float>(8);
     AscendC::DataCopy(local, xGm, 8);
     AscendC::DumpTensor(local, 7, 8);
+}
+
+// Block 1 waits in IBWait until block 0 has written its value and called IBSet; then it reads it.
+extern "C" __global__ __aicore__ void ib_handoff_kernel(GM_ADDR data, GM_ADDR workspace) {
+    AscendC::GlobalTensor<int32_t> dataGm, syncGm;
+    dataGm.SetGlobalBuffer((__gm__ int32_t*)data, 16);
+    syncGm.SetGlobalBuffer((__gm__ int32_t*)workspace, 2 * 8);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<int32_t> syncLocal = ub.Alloc<int32_t>(8);
+    if (AscendC::GetBlockIdx() == 1) {
+        AscendC::IBWait(syncGm, syncLocal, 0, 0);
+        dataGm.SetValue(8, dataGm.GetValue(0) + 1);
+    } else {
+        for (int spin = 0; spin < 20000; ++spin) AscendC::GetSystemCycle();  // let block 1 wait first
+        dataGm.SetValue(0, 41);
+        AscendC::IBSet(syncGm, syncLocal, 0, 0);
+    }
+}
+CANOPY_REGISTER_COOPERATIVE_KERNEL(ib_handoff_kernel);
+
+extern "C" __global__ __aicore__ void ib_block_parallel_kernel(GM_ADDR workspace) {
+    AscendC::GlobalTensor<int32_t> syncGm;
+    syncGm.SetGlobalBuffer((__gm__ int32_t*)workspace, 2 * 8);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<int32_t> syncLocal = ub.Alloc<int32_t>(8);
+    if (AscendC::GetBlockIdx() == 1) AscendC::IBWait(syncGm, syncLocal, 0, 0);
 }
 
 class DeviceInts {
@@ -490,4 +517,25 @@ TEST_CASE("DumpTensor prints the tensor's elements under a header naming desc, t
     CHECK(text.str() ==
           "[block 0/1] DumpTensor: desc=7, addr=0, data_type=float32, position=UB, dump_size=8\n"
           "[block 0/1] [0.500000, 1.500000, 2.500000, 3.500000, 4.500000, 5.500000, 6.500000, 7.500000]\n");
+}
+
+TEST_CASE("IBSet / IBWait hand a value from one block to another through global memory") {
+    Runtime rt;
+    Stream stream;
+    std::vector<float> zeros(16, 0.0f);
+    SUBCASE("in a cooperative launch the waiting block sees the other block's write") {
+        DeviceVector data(zeros), workspace(zeros);
+        REQUIRE(ACLRT_LAUNCH_KERNEL(ib_handoff_kernel)(2, stream, data.get(), workspace.get()) == 0u);
+        CHECK_ACL(aclrtSynchronizeStream(stream));
+        std::vector<float> raw = data.read();
+        int32_t value = 0;
+        std::memcpy(&value, &raw[8], sizeof value);
+        CHECK(value == 42);
+    }
+    SUBCASE("in a block-parallel launch waiting for another block is an error, not a hang") {
+        DeviceVector workspace(zeros);
+        expect_fault(stream, ACLRT_LAUNCH_KERNEL(ib_block_parallel_kernel)(2, stream, workspace.get()),
+                     ACL_ERROR_RT_AICORE_EXCEPTION,
+                     {"kernel ib_block_parallel_kernel block 1/2: IBWait: ", "runs its 2 blocks block-parallel"});
+    }
 }

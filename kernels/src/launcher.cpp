@@ -138,6 +138,11 @@ public:
         }
     }
 
+    bool aborted() {
+        std::lock_guard lock(mutex_);
+        return aborted_;
+    }
+
     // A block failed: release the waiting blocks (they unwind with CooperativeAbort).
     void abort() {
         std::lock_guard lock(mutex_);
@@ -154,6 +159,23 @@ private:
     std::uint64_t generation_ = 0;
     bool aborted_ = false;
 };
+
+void require_blocks_at_once(const char* api) {
+    const BlockContext& block = current_block();
+    if (block.kernel == nullptr) raise(ACL_ERROR_RT_AICORE_EXCEPTION, api, "called outside a kernel launch");
+    if (block.group != nullptr || block.count == 1) return;
+    raise(ACL_ERROR_RT_AICORE_EXCEPTION, api,
+          "kernel " + std::string(block.kernel) + " runs its " + std::to_string(block.count) +
+              " blocks block-parallel, a few at a time, so a block cannot wait for another; register it with "
+              "CANOPY_REGISTER_COOPERATIVE_KERNEL(" + block.kernel + ") (canopy_add_kernels does so for sources "
+              "that call SyncAll or IBWait) to run all its blocks at once");
+}
+
+void poll_other_blocks() {
+    const BlockContext& block = current_block();
+    if (block.group != nullptr && block.group->aborted()) throw CooperativeAbort{};
+    std::this_thread::yield();
+}
 
 void sync_all() {
     BlockContext& block = current_block();

@@ -89,6 +89,12 @@ CANOPY_KERNEL_API void defer_fault(int code, const char* api, const std::string&
 // source, compiled by canopy_add_kernels, calls SyncAll, or with CANOPY_REGISTER_COOPERATIVE_KERNEL.
 CANOPY_KERNEL_API void sync_all();
 
+// For kernels that wait for another block through global memory (IBWait, IBSet): raises the same
+// error as SyncAll unless every block of the launch runs at once, and, once waiting, unwinds the
+// block when another block of its cooperative launch has failed. `api` names the caller.
+CANOPY_KERNEL_API void require_blocks_at_once(const char* api);
+CANOPY_KERNEL_API void poll_other_blocks();
+
 }  // namespace canopy::kernel
 
 // Ascend C's block globals: thread-local here, since blocks run concurrently on worker threads.

@@ -223,7 +223,8 @@ struct DynamicUBufSize {
 template <auto Kernel>
 class ChevronLaunch {
 public:
-    ChevronLaunch(const char* name, std::uint32_t numBlocks, DynamicUBufSize dynUBufSize, void* stream)
+    // <<<numBlocks, dynUBufSize>>> without a stream launches on the default stream.
+    ChevronLaunch(const char* name, std::uint32_t numBlocks, DynamicUBufSize dynUBufSize, void* stream = nullptr)
         : name_(name), num_blocks_(numBlocks), dyn_ubuf_bytes_(dynUBufSize.bytes), stream_(stream) {}
 
     template <class... Arguments>

@@ -153,6 +153,38 @@ __aicore__ inline void DumpTensor(const GlobalTensor<T>& tensor, uint32_t desc, 
 
 }  // namespace AscendC
 
+// The C-style dumps of a raw address in one memory (utils/debug/asc_dump.h), printed as DumpTensor
+// prints; the address's offset in its memory is not known from a raw pointer, so addr is the
+// pointer's value.
+namespace __asc_aicore {
+
+template <typename T>
+__aicore__ inline void asc_dump_gm(__gm__ T* input, uint32_t desc, uint32_t dump_size) {
+    canopy::kernel::ascendc::dump_elements(input, desc, reinterpret_cast<uintptr_t>(input), "GM", dump_size);
+}
+
+template <typename T>
+__aicore__ inline void asc_dump_ubuf(__ubuf__ T* input, uint32_t desc, uint32_t dump_size) {
+    canopy::kernel::pipe_barrier_all();
+    canopy::kernel::ascendc::dump_elements(input, desc, reinterpret_cast<uintptr_t>(input), "UB", dump_size);
+}
+
+template <typename T>
+__aicore__ inline void asc_dump_l1buf(__cbuf__ T* input, uint32_t desc, uint32_t dump_size) {
+    canopy::kernel::pipe_barrier_all();
+    canopy::kernel::ascendc::dump_elements(input, desc, reinterpret_cast<uintptr_t>(input), "L1", dump_size);
+}
+
+template <typename T>
+__aicore__ inline void asc_dump_cbuf(__cc__ T* input, uint32_t desc, uint32_t dump_size) {
+    canopy::kernel::pipe_barrier_all();
+    canopy::kernel::ascendc::dump_elements(input, desc, reinterpret_cast<uintptr_t>(input), "L0C", dump_size);
+}
+
+}  // namespace __asc_aicore
+
+using namespace __asc_aicore;
+
 // KERNEL_LOG(KERNEL_ERROR, fmt, args...): a line naming the level and the block, as CANN's CPU
 // debug log prints it.
 #define KERNEL_LOG(level, format, ...) \

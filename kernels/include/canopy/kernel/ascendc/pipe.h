@@ -565,3 +565,6 @@ private:
 };
 
 }  // namespace AscendC
+
+// Ascend C declares GetTPipePtr at global scope too; kernels call it unqualified.
+using AscendC::GetTPipePtr;

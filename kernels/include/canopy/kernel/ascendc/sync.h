@@ -169,6 +169,53 @@ __aicore__ inline void DataSyncBarrier() {
     static_assert(static_cast<uint8_t>(arg0) <= static_cast<uint8_t>(MemDsbT::SEQ), "MemDsbT is ALL, DDR, UB or SEQ");
 }
 
+}  // namespace AscendC
+
+namespace canopy::kernel::ascendc {
+
+// IBSet / IBWait's flag: one 32-byte slot per (eventID, blockIdx) in the workspace, laid out as
+// Ascend C lays it out so that kernels size their workspace the same way. The flag word moves
+// 0 -> 1 (IBSet, once the previous signal was consumed) and 1 -> 0 (IBWait).
+inline void exchange_block_flag(const AscendC::GlobalTensor<int32_t>& gmWorkspace,
+                                const AscendC::LocalTensor<int32_t>& ubWorkspace, int32_t blockIdx, int32_t eventID,
+                                int32_t from, const char* api) {
+    canopy::kernel::require_blocks_at_once(api);
+    const int64_t blocks = AscendC::GetBlockNum();
+    if (blockIdx < 0 || blockIdx >= blocks || eventID < 0) [[unlikely]] {
+        fail_misuse(api, "blockIdx ", blockIdx, " / eventID ", eventID, " outside [0, ", blocks, ") / [0, ...)");
+    }
+    require_memory(ubWorkspace, AscendC::Hardware::UB, api, "ubWorkspace");
+    require_elements(ubWorkspace, AscendC::ONE_BLK_SIZE / sizeof(int32_t), api, "ubWorkspace");
+    const uint64_t slot = uint64_t(blocks) * 8 * uint64_t(eventID) + uint64_t(blockIdx) * 8;
+    int32_t* flag = gmWorkspace.CheckedSpan(slot, 8, true, api);
+    canopy::kernel::pipe_barrier_all();
+    int32_t expected = from;
+    while (!__atomic_compare_exchange_n(flag, &expected, 1 - from, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE)) {
+        expected = from;
+        canopy::kernel::poll_other_blocks();
+    }
+    *ubWorkspace.GetPhyAddr() = 1 - from;  // the UB copy of the flag, as the NPU's sequence leaves it
+    canopy::kernel::pipe_barrier_all();
+}
+
+}  // namespace canopy::kernel::ascendc
+
+namespace AscendC {
+
+// Signals the block waiting in IBWait(gmWorkspace, ubWorkspace, blockIdx, eventID).
+template <bool isAIVOnly = true>
+__aicore__ inline void IBSet(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace,
+                             int32_t blockIdx, int32_t eventID) {
+    canopy::kernel::ascendc::exchange_block_flag(gmWorkspace, ubWorkspace, blockIdx, eventID, 0, "IBSet");
+}
+
+// Waits for the matching IBSet of another block.
+template <bool isAIVOnly = true>
+__aicore__ inline void IBWait(const GlobalTensor<int32_t>& gmWorkspace, const LocalTensor<int32_t>& ubWorkspace,
+                              int32_t blockIdx, int32_t eventID) {
+    canopy::kernel::ascendc::exchange_block_flag(gmWorkspace, ubWorkspace, blockIdx, eventID, 1, "IBWait");
+}
+
 // Waits until every block of the launch has reached this call.
 template <bool isAIVOnly = true>
 __aicore__ inline void SyncAll() {

@@ -72,6 +72,12 @@ __aicore__ inline void InitSocState() {
     block.vector = canopy::kernel::VectorRegisters{};
 }
 
+// Task-level ordering between consecutive kernels of a stream: the stream already starts a launch
+// only once the previous one has ended, so the early start these allow never happens and there is
+// nothing left to wait for.
+__aicore__ inline void SetNextTaskStart() {}
+__aicore__ inline void WaitPreTaskEnd() {}
+
 // ---- Arithmetic helpers (constexpr where Ascend C has them constexpr) --------------------------
 
 __aicore__ constexpr inline uint32_t DivCeil(uint32_t a, uint32_t b) { return (a + b - 1) / b; }
