@@ -12,7 +12,8 @@
 #      preprocessor line), on the same line: `CANOPY_REGISTER_KERNEL(name);`, so that
 #      aclrtGetFuncBySymbol and aclrtBinaryGetFunction find it. Any qualifiers may stand beside
 #      __global__ (`__vector__`, `__cube__`, `__mix__(1, 2)`, `extern "C"` or none).
-# When the file waits for other blocks (SyncAll, IBWait, CrossCoreWaitFlag), its kernels are
+# When the file, or a header it includes from beside it, waits for other blocks (SyncAll, IBWait,
+# CrossCoreWaitFlag), its kernels are
 # registered cooperative (all blocks run at once); a template kernel has no definition to register
 # after, so each of its launches registers the instantiation it launches, once, before launching.
 # Comments, string and character literals are left alone: `<<<` or `__global__` in them is text.
@@ -202,7 +203,31 @@ endfunction()
 
 # ---- 2. Launches: name<<<...>>>(
 
-string(REGEX MATCH "(^|[^A-Za-z0-9_])(SyncAll|IBWait|CrossCoreWaitFlag)([^A-Za-z0-9_]|$)" waits_for_blocks "${masked}")
+set(block_wait_pattern "(^|[^A-Za-z0-9_])(SyncAll|IBWait|CrossCoreWaitFlag)([^A-Za-z0-9_]|$)")
+string(REGEX MATCH "${block_wait_pattern}" waits_for_blocks "${masked}")
+# The kernels may wait in code of the headers the source includes from its own folder (a mention
+# in a comment there counts too: running all blocks at once is never wrong, only dearer).
+set(headers_to_scan "${INPUT}")
+set(scanned_headers "")
+while(headers_to_scan AND NOT waits_for_blocks)
+  list(POP_FRONT headers_to_scan including)
+  list(APPEND scanned_headers "${including}")
+  file(READ "${including}" included_text)
+  get_filename_component(including_dir "${including}" DIRECTORY)
+  string(REGEX MATCHALL "#[ \t]*include[ \t]*\"[^\"\n]+\"" includes "${included_text}")
+  foreach(include IN LISTS includes)
+    string(REGEX REPLACE "^#[ \t]*include[ \t]*\"([^\"]+)\"$" "\\1" header "${include}")
+    get_filename_component(header "${including_dir}/${header}" ABSOLUTE)
+    if(EXISTS "${header}" AND NOT IS_DIRECTORY "${header}" AND NOT header IN_LIST scanned_headers)
+      file(READ "${header}" header_text)
+      string(REGEX MATCH "${block_wait_pattern}" waits_for_blocks "${header_text}")
+      if(waits_for_blocks)
+        break()
+      endif()
+      list(APPEND headers_to_scan "${header}")
+    endif()
+  endforeach()
+endwhile()
 
 set(search_from 0)
 while(TRUE)

@@ -72,6 +72,8 @@ expect("${cooperative}" "} CANOPY_REGISTER_COOPERATIVE_KERNEL(waits);")
 expect("${cooperative}" "::canopy::kernel::ChevronLaunch<waits>(\"waits\", 4, 0, s)(x);")
 # A template kernel is registered cooperative at its launch, for the instantiation launched.
 expect("${cooperative}" "([] { static ::canopy::kernel::KernelRegistrar<waits_templated<size>> canopy_registrar(\"waits_templated<size>\", true); }(), ::canopy::kernel::ChevronLaunch<waits_templated<size>>(\"waits_templated<size>\", 4, 0, s))(x);")
+rewrite(rewrite_header_input.asc header_waits)
+expect("${header_waits}" "} CANOPY_REGISTER_COOPERATIVE_KERNEL(waits_in_header);")
 message(STATUS "CanopyKernelRewrite: all rewrite expectations met")
 
 # A configuration of four values is refused, naming the file and line.
