@@ -18,6 +18,8 @@
 #include "canopy/kernel/ascendc/vector_ops.h"
 #include "canopy/kernel/ascendc/compare.h"
 #include "canopy/kernel/ascendc/gather.h"
+#include "canopy/kernel/ascendc/sort.h"
+#include "canopy/kernel/ascendc/transpose.h"
 
 #include "canopy/kernel/ascendc/cube.h"
 

@@ -373,6 +373,55 @@ __aicore__ inline void CreateVecIndex(LocalTensor<T> dst, const T& firstValue, u
         firstValue, canopy::kernel::ascendc::contiguous_strides);
 }
 
+// ---- Copy: UB to UB on the vector pipe, with the vector unit's masks and strides ----------------
+
+struct CopyRepeatParams {
+    __aicore__ CopyRepeatParams() {}
+    __aicore__ CopyRepeatParams(const uint16_t dstStrideIn, const uint16_t srcStrideIn, uint16_t dstRepeatSizeIn,
+                                uint16_t srcRepeatSizeIn)
+        : dstStride(dstStrideIn), srcStride(srcStrideIn), dstRepeatSize(dstRepeatSizeIn),
+          srcRepeatSize(srcRepeatSizeIn) {}
+    uint16_t dstStride = DEFAULT_BLK_STRIDE;
+    uint16_t srcStride = DEFAULT_BLK_STRIDE;
+    uint16_t dstRepeatSize = DEFAULT_REPEAT_STRIDE;
+    uint16_t srcRepeatSize = DEFAULT_REPEAT_STRIDE;
+};
+
+namespace canopy_detail {
+template <typename T>
+inline void copy(canopy::kernel::ascendc::VectorInstruction instruction, const LocalTensor<T>& dst,
+                 const LocalTensor<T>& src, const CopyRepeatParams& params) {
+    using namespace canopy::kernel::ascendc;
+    static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Copy works on 16-bit and 32-bit elements");
+    instruction.require_dst_block_stride(params.dstStride);
+    const auto in = instruction.operand("src", Access::read, src, {params.srcStride, params.srcRepeatSize});
+    const auto out = instruction.operand("dst", Access::write, dst, {params.dstStride, params.dstRepeatSize});
+    instruction.run([&](int64_t repeat, int64_t slot, int64_t length) {
+        ArrayMap<T>(out.at(repeat, slot), length) = ConstArrayMap<T>(in.at(repeat, slot), length);
+    });
+}
+}  // namespace canopy_detail
+
+template <typename T, bool isSetMask = true>
+__aicore__ inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],
+                            const uint8_t repeatTime, const CopyRepeatParams& repeatParams) {
+    canopy_detail::copy(canopy::kernel::ascendc::masked_instruction<isSetMask>("Copy", sizeof(T), mask, repeatTime),
+                        dst, src, repeatParams);
+}
+
+template <typename T, bool isSetMask = true>
+__aicore__ inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask,
+                            const uint8_t repeatTime, const CopyRepeatParams& repeatParams) {
+    canopy_detail::copy(canopy::kernel::ascendc::masked_instruction<isSetMask>("Copy", sizeof(T), mask, repeatTime),
+                        dst, src, repeatParams);
+}
+
+template <typename T, bool isSetMask = true>
+__aicore__ inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint32_t count) {
+    canopy_detail::copy(canopy::kernel::ascendc::count_instruction<T, isSetMask>("Copy", count), dst, src,
+                        CopyRepeatParams{});
+}
+
 // ---- Brcb: each of 8 source elements per repeat fills one 32-byte block of dst ------------------
 
 struct BrcbRepeatParams {
