@@ -30,12 +30,6 @@ std::vector<int64_t> row_major(const std::vector<int64_t>& shape) {
     return strides;
 }
 
-int64_t count_of(const std::vector<int64_t>& shape) {
-    int64_t n = 1;
-    for (int64_t d : shape) n *= d;
-    return n;
-}
-
 template <class T>
 constexpr aclDataType dtype_of() {
     if constexpr (std::is_same_v<T, float>) return ACL_FLOAT;

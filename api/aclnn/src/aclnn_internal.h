@@ -4,6 +4,7 @@
 // dereferenced), dtype facts and the call wrapper that turns a failure into its status code and
 // the thread-local error text (aclGetRecentErrMsg).
 #include <cstdint>
+#include <exception>
 #include <memory>
 #include <new>
 #include <string>
@@ -20,7 +21,6 @@ inline constexpr aclnnStatus ACLNN_ERR_PARAM_NULLPTR = 161001;
 inline constexpr aclnnStatus ACLNN_ERR_PARAM_INVALID = 161002;
 inline constexpr aclnnStatus ACLNN_ERR_RUNTIME_ERROR = 361001;
 inline constexpr aclnnStatus ACLNN_ERR_INNER = 561000;
-inline constexpr aclnnStatus ACLNN_ERR_INNER_CREATE_EXECUTOR = 561101;
 
 struct aclTensor {
     std::vector<int64_t> view_dims;
@@ -85,8 +85,9 @@ CANOPY_ACLNN_INTERNAL const aclScalar& live_scalar(const aclScalar* scalar, cons
 
 // Registers a planned call and hands out its handle.
 CANOPY_ACLNN_INTERNAL aclOpExecutor* adopt_executor(std::unique_ptr<aclOpExecutor> executor);
-// The second phase of `op`: runs the executor (a one-shot one is released once its work is
-// enqueued) after checking the executor and the workspace.
+// The second phase of `op`: checks the executor and the workspace, then enqueues the executor's
+// work. A one-shot executor is claimed first (so that it runs once even when two threads race for
+// it) and released once its work is enqueued; if the runtime refuses the work it stays usable.
 CANOPY_ACLNN_INTERNAL void run_executor(const char* op, void* workspace, uint64_t workspace_bytes,
                                         aclOpExecutor* executor, aclrtStream stream);
 

@@ -1,6 +1,8 @@
 // libnnopbase: aclTensor, aclScalar and aclOpExecutor objects. None of them needs aclInit (CANN
 // programs create tensors before they pick a device). Live objects are kept in registries so that
 // every entry point can refuse a pointer that is not one instead of dereferencing it.
+#include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <mutex>
 #include <unordered_map>
@@ -12,7 +14,8 @@ namespace canopy::aclnn {
 
 namespace {
 
-// aclTensor and aclScalar objects; the owning maps keep each alive until its destroy call.
+// The live objects of one kind; the map owns each until its destroy call (or, for a one-shot
+// executor, until its work is enqueued).
 template <class Object>
 class Registry {
 public:
@@ -193,8 +196,17 @@ void run_executor(const char* op, void* workspace, uint64_t workspace_bytes, acl
         fail(ACLNN_ERR_PARAM_NULLPTR, "workspace is NULL; the call needs " +
                                           std::to_string(executor->workspace_bytes) + " bytes of device workspace");
     }
-    executor->enqueue(workspace, stream);
-    if (!executor->repeatable) executors().take(executor);
+    std::unique_ptr<aclOpExecutor> claimed;
+    if (!executor->repeatable) {
+        claimed = executors().take(executor);
+        if (!claimed) fail(ACLNN_ERR_PARAM_INVALID, "executor " + pointer_text(executor) + " ran already");
+    }
+    try {
+        executor->enqueue(workspace, stream);
+    } catch (...) {
+        if (claimed) executors().add(std::move(claimed));
+        throw;
+    }
 }
 
 }  // namespace canopy::aclnn
