@@ -83,12 +83,13 @@ TEST_CASE("each record releases one wait, which resets the notify") {
 
 TEST_CASE("waiting streams hold no worker: one worker still runs other streams' work") {
     ConfiguredRuntime runtime(1);
-    Notify notify;
+    // One notify per waiter: a notify is one bit, so records that no wait has consumed yet merge.
+    Notify notifies[4];
     Stream waiters[4];
     std::atomic<int> released{0};
-    for (Stream& waiter : waiters) {
-        REQUIRE_ACL(aclrtWaitAndResetNotify(notify, waiter, 0));
-        REQUIRE_ACL(launch_increment(waiter, released));
+    for (int i = 0; i < 4; ++i) {
+        REQUIRE_ACL(aclrtWaitAndResetNotify(notifies[i], waiters[i], 0));
+        REQUIRE_ACL(launch_increment(waiters[i], released));
     }
     Stream other;
     std::atomic<int> ran{0};
@@ -96,7 +97,7 @@ TEST_CASE("waiting streams hold no worker: one worker still runs other streams' 
     REQUIRE_ACL(aclrtSynchronizeStream(other));
     CHECK(ran.load() == 8);
     CHECK(released.load() == 0);
-    for (int i = 0; i < 4; ++i) REQUIRE_ACL(aclrtRecordNotify(notify, other));
+    for (Notify& notify : notifies) REQUIRE_ACL(aclrtRecordNotify(notify, other));
     for (Stream& waiter : waiters) REQUIRE_ACL(aclrtSynchronizeStream(waiter));
     CHECK(released.load() == 4);
 }

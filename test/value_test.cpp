@@ -135,3 +135,28 @@ TEST_CASE("value write and wait check their arguments") {
     REQUIRE_ACL(aclrtValueWait(value.pointer, 3, ACL_STREAM_WAIT_VALUE_EQ, nullptr));
     REQUIRE_ACL(aclrtSynchronizeStream(nullptr));
 }
+
+TEST_CASE("resetting the device fails waits that nothing will release, instead of hanging") {
+    Initialized init;
+    REQUIRE_ACL(aclrtSetDevice(0));
+    aclrtStream stream = nullptr;
+    REQUIRE_ACL(aclrtCreateStream(&stream));
+    void* value = nullptr;
+    REQUIRE_ACL(aclrtMalloc(&value, 8, ACL_MEM_MALLOC_HUGE_FIRST));
+    REQUIRE_ACL(aclrtMemset(value, 8, 0, 8));
+    REQUIRE_ACL(aclrtValueWait(value, 1, ACL_STREAM_WAIT_VALUE_EQ, stream));
+    aclrtNotify notify = nullptr;
+    REQUIRE_ACL(aclrtCreateNotify(&notify, 0));
+    REQUIRE_ACL(aclrtWaitAndResetNotify(notify, nullptr, 0));
+    REQUIRE_ACL(aclrtResetDeviceForce(0));
+}
+
+TEST_CASE("aclFinalize fails waits that nothing will release, instead of hanging") {
+    REQUIRE_ACL(aclInit(nullptr));
+    REQUIRE_ACL(aclrtSetDevice(0));
+    void* value = nullptr;
+    REQUIRE_ACL(aclrtMalloc(&value, 8, ACL_MEM_MALLOC_HUGE_FIRST));
+    REQUIRE_ACL(aclrtMemset(value, 8, 0, 8));
+    REQUIRE_ACL(aclrtValueWait(value, 1, ACL_STREAM_WAIT_VALUE_EQ, nullptr));
+    REQUIRE_ACL(aclFinalize());
+}

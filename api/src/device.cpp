@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include "api.h"
+#include "canopy/engine/wait_list.h"
 #include "soc.h"
 
 namespace canopy::api {
@@ -27,12 +28,15 @@ void drop_device(State& state, int32_t deviceId, bool all) {
     release_device_objects(state, *device);
     state.primary_contexts[static_cast<std::size_t>(deviceId)] = nullptr;
     state.runtime.destroy_device(deviceId);
+    engine::WaitList::end_device_reset(device);
 }
 
 void release_device_objects(State& state, engine::Device& device) {
     // Streams first (each waits for its work), then events, then contexts.
     for (void* handle : stream_handles(state, [&](const engine::Stream& s) { return &s.device() == &device; }))
         notify_stream_state(handle, ACL_RT_STREAM_STATE_DESTROY_PRE);
+    // Waits for notifies or values that will not come any more fail, so that the streams can go.
+    engine::WaitList::begin_device_reset(device, ACL_ERROR_RT_STREAM_ABORT, "the device was reset while the wait was pending");
     auto streams = state.streams.remove_if([&](const engine::Stream& s) { return &s.device() == &device; });
     for (auto& stream : streams) state.runtime.reports().forget(*stream);  // before they wait for their work
     streams.clear();

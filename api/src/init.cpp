@@ -3,6 +3,7 @@
 #include <cstdlib>
 
 #include "api.h"
+#include "canopy/engine/wait_list.h"
 
 namespace canopy::api {
 
@@ -17,7 +18,16 @@ void finalize_locked() {
     State* state = current_state.exchange(nullptr);
     references = 0;
     implicit = false;
+    // Waits for notifies or values that will not come any more fail, so that the streams can go.
+    std::vector<const engine::Device*> devices;
+    for (int id = 0; state && id < state->runtime.device_count(); ++id) {
+        if (const engine::Device* device = state->runtime.device(id)) {
+            engine::WaitList::begin_device_reset(*device, ACL_ERROR_RT_STREAM_ABORT, "aclFinalize while the wait was pending");
+            devices.push_back(device);
+        }
+    }
     delete state;
+    for (const engine::Device* device : devices) engine::WaitList::end_device_reset(device);
 }
 
 engine::RuntimeConfig read_config(const char* path) {

@@ -3,9 +3,12 @@
 #include <chrono>
 #include <condition_variable>
 #include <map>
+#include <set>
 #include <thread>
 #include <vector>
 
+#include "canopy/engine/device.h"
+#include "canopy/engine/failure.h"
 #include "canopy/engine/stream.h"
 
 namespace canopy::engine {
@@ -67,7 +70,54 @@ private:
     std::thread thread_;
 };
 
+// Every live list, for release_device.
+struct Lists {
+    std::mutex mutex;  // taken before any list's mutex
+    std::set<WaitList*> live;
+    std::map<const Device*, std::pair<int, std::string>> resetting;  // device -> failure of its waits
+};
+
+Lists& lists() {
+    static Lists all;
+    return all;
+}
+
 }  // namespace
+
+WaitList::WaitList() {
+    std::lock_guard lock(lists().mutex);
+    lists().live.insert(this);
+}
+
+WaitList::~WaitList() {
+    std::lock_guard lock(lists().mutex);
+    lists().live.erase(this);
+}
+
+void WaitList::begin_device_reset(const Device& device, int code, const std::string& message) {
+    std::vector<DeferredCompletion> abandoned;
+    {
+        std::lock_guard registry(lists().mutex);
+        lists().resetting[&device] = {code, message};
+        for (WaitList* list : lists().live) {
+            std::lock_guard lock(list->mutex_);
+            for (auto it = list->parked_.begin(); it != list->parked_.end();) {
+                if (it->device == &device) {
+                    abandoned.push_back(std::move(it->completion));
+                    it = list->parked_.erase(it);
+                } else {
+                    ++it;
+                }
+            }
+        }
+    }
+    for (DeferredCompletion& completion : abandoned) completion.fail(code, message);
+}
+
+void WaitList::end_device_reset(const Device* device) {
+    std::lock_guard registry(lists().mutex);
+    lists().resetting.erase(device);
+}
 
 void WaitList::wait(Stream& stream, Condition condition, Timeout timeout) {
     auto wait = std::make_shared<const Wait>(Wait{std::move(condition), std::move(timeout)});
@@ -78,10 +128,14 @@ void WaitList::wait(Stream& stream, Condition condition, Timeout timeout) {
 void WaitList::arrive(const std::shared_ptr<const Wait>& wait, OpRun& run) {
     std::uint64_t id;
     {
+        std::lock_guard registry(lists().mutex);
         std::lock_guard lock(mutex_);
         if (wait->condition()) return;
+        const Device* device = &run.stream().device();
+        if (auto reset = lists().resetting.find(device); reset != lists().resetting.end())
+            throw OperationError(reset->second.first, reset->second.second);
         id = next_id_++;
-        parked_.push_back(Parked{id, wait, run.defer()});
+        parked_.push_back(Parked{id, device, wait, run.defer()});
     }
     if (wait->timeout.ms > 0) {
         std::weak_ptr<WaitList> list = weak_from_this();

@@ -16,10 +16,16 @@
 
 namespace canopy::engine {
 
+class Device;
 class Stream;
 
 class WaitList : public std::enable_shared_from_this<WaitList> {
 public:
+    WaitList();
+    ~WaitList();
+    WaitList(const WaitList&) = delete;
+    WaitList& operator=(const WaitList&) = delete;
+
     // Evaluated under the list's lock; returning true may consume what it waited for (a notify).
     using Condition = std::function<bool()>;
 
@@ -40,6 +46,13 @@ public:
 
     std::size_t parked() const;
 
+    // The device is being reset: its streams must not wait for signals that will never come.
+    // Fails every parked wait of the device's streams, of every list, and every wait that arrives
+    // until end_device_reset.
+    static void begin_device_reset(const Device& device, int code, const std::string& message);
+    // `device` is only compared: it may already be destroyed.
+    static void end_device_reset(const Device* device);
+
 private:
     struct Wait {
         Condition condition;
@@ -47,6 +60,7 @@ private:
     };
     struct Parked {
         std::uint64_t id;
+        const Device* device;
         std::shared_ptr<const Wait> wait;
         DeferredCompletion completion;
     };
