@@ -21,6 +21,8 @@
 #
 # Works in-tree and from the installed package: everything it uses is found relative to this file.
 include_guard(GLOBAL)
+# Functions keep the policies of the file that defines them: these, whatever the including project asks.
+cmake_policy(VERSION 3.18...3.25)
 
 function(canopy_add_kernels target)
   # Found beside this file from the function itself: a variable set when the file is included

@@ -15,6 +15,9 @@
 # Lives in <prefix>/tikcpp/ascendc_kernel_cmake of a Canopy install: everything else is found
 # relative to this file, so the install can move.
 include_guard(GLOBAL)
+# Functions keep the policies of the file that defines them: these, whatever the including project
+# asks (CANN's samples say cmake_minimum_required(VERSION 3.16)).
+cmake_policy(VERSION 3.18...3.25)
 
 get_filename_component(_canopy_cann_prefix "${CMAKE_CURRENT_LIST_DIR}/../.." ABSOLUTE)
 if(NOT ASCEND_CANN_PACKAGE_PATH)
