@@ -273,9 +273,9 @@ while(TRUE)
     set(launcher "([] { static ::canopy::kernel::KernelRegistrar<${kernel_text}> canopy_registrar(\"${kernel_label}\", true); }(), ${launcher}")
     set(launcher_end "))")
   endif()
-  # <<<numBlocks>>> and <<<numBlocks, dynUBufSize>>> launch on the default stream: the configuration
-  # is completed with 0 bytes and a null stream. Its values are counted at the top level, brackets
-  # and their contents taken out first.
+  # <<<numBlocks>>> and <<<numBlocks, dynUBufSize>>> launch on the default stream (ChevronLaunch's
+  # stream defaults to it); the first is completed with 0 bytes. The values are counted at the top
+  # level, brackets and their contents taken out first.
   math(EXPR configuration_length "${close} - ${search_from}")
   string(SUBSTRING "${masked}" ${search_from} ${configuration_length} configuration)
   set(previous "")
@@ -286,10 +286,8 @@ while(TRUE)
   string(REGEX MATCHALL "," commas "${configuration}")
   list(LENGTH commas comma_count)
   if(comma_count EQUAL 0)
-    set(defaults ", 0, nullptr")
-  elseif(comma_count EQUAL 1)
-    set(defaults ", nullptr")
-  elseif(comma_count EQUAL 2)
+    set(defaults ", 0")
+  elseif(comma_count LESS_EQUAL 2)
     set(defaults "")
   else()
     _canopy_fail(${chevron} "kernel launch ${kernel}<<<...>>> has ${comma_count} commas: give numBlocks, dynUBufSize, stream")

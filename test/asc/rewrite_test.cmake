@@ -60,9 +60,9 @@ expect_not("${copy}" "CANOPY_REGISTER_COOPERATIVE_KERNEL")
 expect("${copy}" "::canopy::kernel::ChevronLaunch<plain_c>(\"plain_c\", 1, nullptr, s)(bytes);")
 expect("${copy}" "::canopy::kernel::ChevronLaunch<templated<float, 16>>(\"templated<float, 16>\", 2, 0, s)(x);")
 expect("${copy}" "::canopy::kernel::ChevronLaunch<ns::in_namespace>(\"ns::in_namespace\", 3, 0, s)(x);")
-# Without the stream, or the size: the default stream, 0 bytes.
-expect("${copy}" "::canopy::kernel::ChevronLaunch<vector_first>(\"vector_first\", 4, 0, nullptr)(x);")
-expect("${copy}" "::canopy::kernel::ChevronLaunch<vector_second>(\"vector_second\", 5, 0, nullptr)(x);")
+# Without the stream (ChevronLaunch defaults it), or without the size too: 0 bytes.
+expect("${copy}" "::canopy::kernel::ChevronLaunch<vector_first>(\"vector_first\", 4, 0)(x);")
+expect("${copy}" "::canopy::kernel::ChevronLaunch<vector_second>(\"vector_second\", 5, 0)(x);")
 expect("${copy}" "::canopy::kernel::ChevronLaunch<cube_kernel>(\"cube_kernel\", std::max(1, static_cast<int>(sizeof(float[2]))), 0, s)(x);")
 expect("${copy}" "\"kernel<<<1, 0, s>>>(x) __global__ void in_string() {}\"")
 expect("${copy}" "// __global__ void in_comment(float* x) {}\n")
