@@ -3,6 +3,8 @@
 // (their error table and what synchronize says afterwards) and aclrtDestroyStreamForce, which
 // returns at once while the work already enqueued still runs. (How stop and abort treat running
 // and queued work is tested on the engine: stream_abort_test.cpp.)
+#include <algorithm>
+#include <cstring>
 #include <mutex>
 #include <thread>
 #include <vector>
@@ -164,4 +166,38 @@ TEST_CASE("aclrtDestroyStreamForce returns at once and the enqueued work still r
     destroyer.join();
     CHECK_ACL(aclrtSynchronizeDevice());
     CHECK(counter == 5);
+}
+
+namespace {
+struct InFlightUse {
+    unsigned char* buffer;
+    bool intact = false;
+};
+void write_and_read_back(void* argument) {
+    auto* use = static_cast<InFlightUse*>(argument);
+    std::memset(use->buffer, 0x5a, 4096);
+    use->intact = std::all_of(use->buffer, use->buffer + 4096, [](unsigned char b) { return b == 0x5a; });
+}
+}  // namespace
+
+TEST_CASE("memory freed while work that uses it is in flight stays valid for that work") {
+    Runtime rt;
+    Stream stream;
+    Gate gate;
+    void* device = nullptr;
+    REQUIRE_ACL(aclrtMalloc(&device, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    InFlightUse use{static_cast<unsigned char*>(device)};
+    REQUIRE_ACL(gate.hold(stream));
+    REQUIRE_ACL(aclrtLaunchHostFunc(stream, &write_and_read_back, &use));
+    REQUIRE(gate.wait_entered());
+
+    CHECK_ACL(aclrtFree(device));  // returns at once: no implicit synchronization
+    CHECK_ACL_CODE(aclrtFree(device), ACL_ERROR_RT_MEMORY_FREE);  // the allocation has ended
+    void* other = nullptr;
+    REQUIRE_ACL(aclrtMalloc(&other, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    std::memset(other, 0, 4096);
+    gate.open();
+    CHECK_ACL(aclrtSynchronizeStream(stream));
+    CHECK(use.intact);  // (under ASan, a write to returned bytes would also be reported)
+    CHECK_ACL(aclrtFree(other));
 }

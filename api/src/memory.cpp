@@ -204,7 +204,7 @@ aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
 aclError aclrtFree(void* devPtr) {
     return call("aclrtFree", [&] {
         require(devPtr, "devPtr");
-        if (!state().runtime.memory().release(devPtr, MemoryKind::device))
+        if (!state().runtime.release_memory(devPtr, MemoryKind::device))
             fail(ACL_ERROR_RT_MEMORY_FREE, "devPtr " + describe(devPtr) + " is not a live allocation from aclrtMalloc");
     });
 }
@@ -212,7 +212,7 @@ aclError aclrtFree(void* devPtr) {
 aclError aclrtFreeHost(void* hostPtr) {
     return call("aclrtFreeHost", [&] {
         require(hostPtr, "hostPtr");
-        if (!state().runtime.memory().release(hostPtr, MemoryKind::host_pinned))
+        if (!state().runtime.release_memory(hostPtr, MemoryKind::host_pinned))
             fail(ACL_ERROR_RT_MEMORY_FREE, "hostPtr " + describe(hostPtr) + " is not a live allocation from aclrtMallocHost");
     });
 }

@@ -67,6 +67,10 @@ void Device::wake_matching(const Stream* stream, std::uint64_t finished) {
 void Device::attach(Stream* stream) {
     std::lock_guard lock(streams_mutex_);
     streams_.insert(stream);
+    {
+        std::lock_guard live(live_mutex_);
+        live_streams_.insert(stream);
+    }
     ++streams_per_priority_[stream->priority()];
     update_mixed_priorities();
 }
@@ -74,6 +78,10 @@ void Device::attach(Stream* stream) {
 void Device::detach(Stream* stream) {
     std::lock_guard lock(streams_mutex_);
     streams_.erase(stream);
+    {
+        std::lock_guard live(live_mutex_);
+        live_streams_.erase(stream);
+    }
     --streams_per_priority_[stream->priority()];
     update_mixed_priorities();
 }
@@ -82,6 +90,23 @@ void Device::update_mixed_priorities() {
     int levels = 0;
     for (int count : streams_per_priority_) levels += count > 0;
     mixed_priorities_.store(levels > 1, std::memory_order_relaxed);
+}
+
+std::vector<StreamMark> Device::busy_streams() {
+    std::vector<StreamMark> marks;
+    std::lock_guard lock(live_mutex_);
+    for (Stream* stream : live_streams_) {
+        const std::uint64_t submitted = stream->submitted_.load(std::memory_order_acquire);
+        if (stream->finished_.load(std::memory_order_acquire) < submitted) marks.push_back({id_, stream, submitted});
+    }
+    return marks;
+}
+
+bool Device::reached(const StreamMark& mark) {
+    std::lock_guard lock(live_mutex_);
+    // A stream is destroyed only once its work is done; a new one at the same address only delays.
+    auto found = live_streams_.find(const_cast<Stream*>(mark.stream));
+    return found == live_streams_.end() || (*found)->finished_.load(std::memory_order_acquire) >= mark.target;
 }
 
 Failure Device::synchronize(std::int32_t timeout_ms) {

@@ -30,18 +30,17 @@ void* MemoryRegistry::allocate(std::size_t size, MemoryKind kind, Device* device
     return ptr;
 }
 
-bool MemoryRegistry::release(void* ptr, MemoryKind kind) {
+std::optional<Allocation> MemoryRegistry::take(void* ptr, MemoryKind kind) {
     Allocation allocation;
     {
         std::unique_lock lock(mutex_);
         auto it = allocations_.find(reinterpret_cast<std::uintptr_t>(ptr));
-        if (it == allocations_.end() || it->second.kind != kind) return false;
+        if (it == allocations_.end() || it->second.kind != kind) return std::nullopt;
         allocation = it->second;
         allocations_.erase(it);
     }
     if (allocation.device) allocation.device->release_memory(allocation.reserved);
-    std::free(ptr);
-    return true;
+    return allocation;
 }
 
 void MemoryRegistry::release_device(const Device& device) {

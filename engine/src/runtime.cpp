@@ -1,6 +1,8 @@
 #include "canopy/engine/runtime.h"
 
 #include <algorithm>
+#include <cstdlib>
+#include <iterator>
 
 #include "canopy/engine/device.h"
 
@@ -17,11 +19,56 @@ Runtime::Runtime(const RuntimeConfig& config) : config_(config), devices_(config
 }
 
 Runtime::~Runtime() {
-    std::lock_guard lock(devices_mutex_);
-    for (Slot& slot : devices_) {
-        if (slot.device) memory_.release_device(*slot.device);
-        slot.device.reset();
+    {
+        std::lock_guard lock(devices_mutex_);
+        for (Slot& slot : devices_) {
+            if (slot.device) memory_.release_device(*slot.device);
+            slot.device.reset();
+        }
     }
+    // Every device has finished its work.
+    for (Quarantined& entry : quarantine_) std::free(entry.bytes);
+}
+
+bool Runtime::release_memory(void* ptr, MemoryKind kind) {
+    if (!memory_.take(ptr, kind)) return false;
+    std::vector<StreamMark> marks;
+    {
+        std::lock_guard lock(devices_mutex_);
+        for (Slot& slot : devices_) {
+            if (!slot.device) continue;
+            std::vector<StreamMark> busy = slot.device->busy_streams();
+            marks.insert(marks.end(), busy.begin(), busy.end());
+        }
+    }
+    reclaim();
+    if (marks.empty()) {
+        std::free(ptr);
+        return true;
+    }
+    std::lock_guard lock(quarantine_mutex_);
+    quarantine_.push_back(Quarantined{ptr, std::move(marks)});
+    return true;
+}
+
+bool Runtime::reached(const StreamMark& mark) {
+    std::lock_guard lock(devices_mutex_);
+    const auto index = static_cast<std::size_t>(mark.device_id);
+    Device* device = index < devices_.size() ? devices_[index].device.get() : nullptr;
+    return !device || device->reached(mark);
+}
+
+void Runtime::reclaim() {
+    std::vector<Quarantined> done;
+    {
+        std::lock_guard lock(quarantine_mutex_);
+        auto waiting_end = std::partition(quarantine_.begin(), quarantine_.end(), [this](const Quarantined& entry) {
+            return !std::all_of(entry.marks.begin(), entry.marks.end(), [this](const StreamMark& mark) { return reached(mark); });
+        });
+        done.assign(std::make_move_iterator(waiting_end), std::make_move_iterator(quarantine_.end()));
+        quarantine_.erase(waiting_end, quarantine_.end());
+    }
+    for (Quarantined& entry : done) std::free(entry.bytes);
 }
 
 Device& Runtime::acquire_device(int id) {

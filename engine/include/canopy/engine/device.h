@@ -42,6 +42,13 @@ using FaultHandler = void (*)(const TaskFault& fault);
 // Installs (nullptr: removes) the process-wide handler.
 void set_fault_handler(FaultHandler handler);
 
+// A stream's progress to wait for: its finished count reaching `target`.
+struct StreamMark {
+    int device_id;
+    const Stream* stream;
+    std::uint64_t target;
+};
+
 // Which kind of core a resource limit counts.
 enum class CoreKind { cube = 0, vector = 1 };
 
@@ -73,6 +80,11 @@ public:
     void wake_stream_waiters(const Stream* stream, std::uint64_t finished) {
         if (sleepers_.load(std::memory_order_seq_cst) != 0) wake_matching(stream, finished);
     }
+
+    // Where each stream with unfinished work is now (for Runtime::release_memory).
+    std::vector<StreamMark> busy_streams();
+    // Whether the stream has finished `mark.target` operations, or is gone.
+    bool reached(const StreamMark& mark);
 
     // Synchronizes every stream of the device; timeout_ms as Stream::synchronize.
     Failure synchronize(std::int32_t timeout_ms);
@@ -157,6 +169,10 @@ private:
 
     std::mutex streams_mutex_;
     std::unordered_set<Stream*> streams_;
+    // The same streams under their own lock: synchronize() holds streams_mutex_ while it waits, and
+    // the work it waits for may free memory (busy_streams) meanwhile.
+    std::mutex live_mutex_;
+    std::unordered_set<Stream*> live_streams_;
     int streams_per_priority_[8] = {};
     std::unique_ptr<Context> primary_;
 };

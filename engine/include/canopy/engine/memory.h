@@ -30,8 +30,9 @@ public:
 
     // nullptr when the device's memory is exhausted or the system allocation fails.
     void* allocate(std::size_t size, MemoryKind kind, Device* device);
-    // false when ptr is not the base of a live allocation of that kind.
-    bool release(void* ptr, MemoryKind kind);
+    // Ends the allocation at ptr (which must be its base, of that kind) and returns it; its bytes
+    // stay the caller's to free (Runtime::release_memory). nullopt when there is no such allocation.
+    std::optional<Allocation> take(void* ptr, MemoryKind kind);
     // Releases every allocation of a device (aclrtResetDevice of its last reference).
     void release_device(const Device& device);
 

@@ -8,6 +8,7 @@
 #include <oneapi/tbb/global_control.h>
 
 #include "canopy/engine/config.h"
+#include "canopy/engine/device.h"
 #include "canopy/engine/memory.h"
 #include "canopy/engine/report.h"
 
@@ -36,6 +37,12 @@ public:
     Device* device(int id);
 
     MemoryRegistry& memory() { return memory_; }
+
+    // aclrtFree / aclrtFreeHost: the allocation ends at once for the program, but its bytes go back
+    // to the system only once the work then in flight on the devices has finished. On the NPU freed
+    // memory stays mapped in the driver's pool, so a kernel still running touches it harmlessly; on
+    // a CPU it would corrupt the heap. false when ptr is not the base of a live allocation of that kind.
+    bool release_memory(void* ptr, MemoryKind kind);
     ReportHub& reports() { return reports_; }
 
 private:
@@ -43,6 +50,13 @@ private:
         int references = 0;
         std::unique_ptr<Device> device;
     };
+    struct Quarantined {
+        void* bytes;
+        std::vector<StreamMark> marks;  // the work it waits for
+    };
+    // Frees the quarantined bytes whose marks have all been reached.
+    void reclaim();
+    bool reached(const StreamMark& mark);
 
     const RuntimeConfig config_;
     // Enough TBB workers for one device's configured concurrency plus a synchronizing host thread.
@@ -51,6 +65,8 @@ private:
     ReportHub reports_;
     std::mutex devices_mutex_;
     std::vector<Slot> devices_;
+    std::mutex quarantine_mutex_;
+    std::vector<Quarantined> quarantine_;
 };
 
 }  // namespace canopy::engine
