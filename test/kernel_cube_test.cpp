@@ -3,6 +3,8 @@
 // one instruction, and the test reads the destination memory back (the kernels copy it out with
 // memcpy after a PipeBarrier, since L0A / L0B / L0C have no path to GM). Misuse fails the launch
 // with 507015 and a message naming the kernel, the API and the sizes.
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <numeric>
 #include <string>
@@ -291,6 +293,204 @@ TEST_CASE("Mmad adds the bias table's row to A x B; Fixpipe writes ND rows, requ
             // REQ8 with ReLU: negatives scale by 0, positives by 0.5, rounded half to even, saturated.
             const float scaled = expected > 0 ? std::nearbyint(float(expected) * 0.5f) : 0.0f;
             REQUIRE(int(got[m * kN + n]) == int(std::min(127.0f, std::max(-128.0f, scaled))));
+        }
+    }
+}
+
+// ---- Fixpipe from an L0C filled directly (plain stores, then a barrier): Nz output to L1 with a
+// cast, ND output with per-column scale words, and DataCopy L0C -> GM configured by registers.
+
+constexpr uint32_t kFixM = 24, kFixN = 40;  // 2 x 3 fractals of 16 x 16, partly used
+constexpr uint32_t kFixRows = 32;           // srcStride: m rounded up to 16
+
+template <typename T>
+AscendC::LocalTensor<T> l0c_from(GM_ADDR nz) {
+    AscendC::LocalTensor<T> c(AscendC::TPosition::CO1, 0, 3 * kFixRows * 16);
+    std::memcpy(c.GetPhyAddr(), nz, 3 * kFixRows * 16 * sizeof(T));
+    AscendC::PipeBarrier<PIPE_ALL>();
+    return c;
+}
+
+__global__ __cube__ void fixpipe_nz_to_l1_kernel(GM_ADDR nz, GM_ADDR out) {
+    AscendC::LocalTensor<float> c = l0c_from<float>(nz);
+    AscendC::LocalTensor<half> l1(AscendC::TPosition::C1, 0, 3 * kFixM * 16);
+    // Nz half: column blocks of 16, kFixM rows each (dstStride in 32-byte blocks), ReLU on.
+    AscendC::FixpipeParamsV220 params(48, kFixM, kFixRows, kFixM * 16 * 2 / 32, true, F322F16, 0, 1, 0, 0, 0);
+    AscendC::Fixpipe<half, float, AscendC::CFG_NZ>(l1, c, params);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::GlobalTensor<half> gm;
+    gm.SetGlobalBuffer((__gm__ half*)out, 3 * kFixM * 16);
+    AscendC::DataCopy(gm, l1, 3 * kFixM * 16);
+}
+
+__global__ __cube__ void fixpipe_vector_quant_kernel(GM_ADDR nz, GM_ADDR words, GM_ADDR out) {
+    AscendC::LocalTensor<float> c = l0c_from<float>(nz);
+    AscendC::GlobalTensor<uint64_t> wordsGm;
+    wordsGm.SetGlobalBuffer((__gm__ uint64_t*)words, 48);
+    AscendC::LocalTensor<uint64_t> l1Words(AscendC::TPosition::C1, 0, 48);
+    AscendC::DataCopy(l1Words, wordsGm, 48);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::GlobalTensor<int8_t> gm;
+    gm.SetGlobalBuffer((__gm__ int8_t*)out, kFixM * kFixN);
+    AscendC::FixpipeParamsV220 params(kFixN, kFixM, kFixRows, kFixN, false, VQF322B8_PRE, 0, 1, 0, 0, 0);
+    AscendC::Fixpipe<int8_t, float, AscendC::CFG_ROW_MAJOR>(gm, c, l1Words, params);
+}
+
+__global__ __cube__ void data_copy_l0c_kernel(GM_ADDR nz, GM_ADDR out, uint64_t scale_word) {
+    AscendC::LocalTensor<int32_t> c = l0c_from<int32_t>(nz);
+    AscendC::GlobalTensor<half> gm;
+    gm.SetGlobalBuffer((__gm__ half*)out, 2 * kFixM * 16);
+    // Two ND matrices: the column blocks 0 and 1 (16 columns each), side by side rows apart.
+    AscendC::SetFixpipeNz2ndFlag(2, uint16_t(kFixRows * 16 / 256), uint32_t(kFixM * 16));
+    AscendC::SetFixpipePreQuantFlag(scale_word);
+    AscendC::DataCopyCO12DstParams params(16, kFixM, 16, kFixRows, DEQF16, 0, false, true);
+    AscendC::DataCopy(gm, c, params);
+}
+
+TEST_CASE("Fixpipe casts into Nz in L1, quantizes per column into ND rows; DataCopy L0C->GM follows the registers") {
+    Runtime rt;
+    Stream stream;
+    // The L0C Nz image: column block b holds kFixRows rows of 16.
+    auto nz_index = [](uint32_t m, uint32_t n) { return (n / 16) * kFixRows * 16 + m * 16 + n % 16; };
+    std::vector<float> nz(3 * kFixRows * 16, 0.0f);
+    std::vector<int32_t> nz_int(nz.size(), 0);
+    for (uint32_t m = 0; m < kFixRows; ++m) {
+        for (uint32_t n = 0; n < 48; ++n) {
+            nz[nz_index(m, n)] = float(int(m * 7 + n * 3) % 41 - 20) * 1.25f;
+            nz_int[nz_index(m, n)] = int32_t(m * 5 + n) - 60;
+        }
+    }
+    {
+        Device<float> in(nz);
+        Device<half> out(3 * kFixM * 16);
+        REQUIRE(ACLRT_LAUNCH_KERNEL(fixpipe_nz_to_l1_kernel)(1, stream, in.pointer, out.pointer) == 0u);
+        REQUIRE_ACL(aclrtSynchronizeStream(stream));
+        const std::vector<half> got = out.read();
+        for (uint32_t m = 0; m < kFixM; ++m) {
+            for (uint32_t n = 0; n < 48; ++n) {
+                CAPTURE(m);
+                CAPTURE(n);
+                REQUIRE(float(got[(n / 16) * kFixM * 16 + m * 16 + n % 16]) == std::max(0.0f, nz[nz_index(m, n)]));
+            }
+        }
+    }
+    {
+        // Column n scales by (n % 4 + 1) / 2; even columns signed int8, odd ones unsigned, offset 3 on column 5.
+        std::vector<uint64_t> words(48);
+        for (uint32_t n = 0; n < 48; ++n) {
+            const float scale = float(n % 4 + 1) / 2.0f;
+            uint32_t bits;
+            std::memcpy(&bits, &scale, 4);
+            words[n] = uint64_t(bits) | (n % 2 == 0 ? uint64_t(1) << 46 : 0) | (n == 5 ? uint64_t(3) << 37 : 0);
+        }
+        Device<float> in(nz);
+        Device<uint64_t> words_device(words);
+        Device<int8_t> out(kFixM * kFixN);
+        REQUIRE(ACLRT_LAUNCH_KERNEL(fixpipe_vector_quant_kernel)(1, stream, in.pointer, words_device.pointer,
+                                                                 out.pointer) == 0u);
+        REQUIRE_ACL(aclrtSynchronizeStream(stream));
+        const std::vector<int8_t> got = out.read();
+        for (uint32_t m = 0; m < kFixM; ++m) {
+            for (uint32_t n = 0; n < kFixN; ++n) {
+                const float scaled = std::nearbyint(nz[nz_index(m, n)] * float(n % 4 + 1) / 2.0f) + (n == 5 ? 3 : 0);
+                const float expected = n % 2 == 0 ? std::min(127.0f, std::max(-128.0f, scaled))
+                                                  : std::min(255.0f, std::max(0.0f, scaled));
+                CAPTURE(m);
+                CAPTURE(n);
+                const int value = n % 2 == 0 ? int(got[m * kFixN + n]) : int(uint8_t(got[m * kFixN + n]));
+                REQUIRE(value == int(expected));
+            }
+        }
+    }
+    {
+        const float scale = 0.25f;
+        uint32_t bits;
+        std::memcpy(&bits, &scale, 4);
+        Device<int32_t> in(nz_int);
+        Device<half> out(2 * kFixM * 16);
+        REQUIRE(ACLRT_LAUNCH_KERNEL(data_copy_l0c_kernel)(1, stream, in.pointer, out.pointer, uint64_t(bits)) == 0u);
+        REQUIRE_ACL(aclrtSynchronizeStream(stream));
+        const std::vector<half> got = out.read();
+        for (uint32_t matrix = 0; matrix < 2; ++matrix) {
+            for (uint32_t m = 0; m < kFixM; ++m) {
+                for (uint32_t n = 0; n < 16; ++n) {
+                    CAPTURE(matrix);
+                    CAPTURE(m);
+                    CAPTURE(n);
+                    REQUIRE(float(got[matrix * kFixM * 16 + m * 16 + n]) ==
+                            float(nz_int[nz_index(m, matrix * 16 + n)]) * 0.25f);
+                }
+            }
+        }
+    }
+}
+
+// ---- MmadWithSparse: B given densified 4:2 with its indices; GEMV (m = 1).
+
+__global__ __cube__ void sparse_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR idx, GM_ADDR c) {
+    AscendC::LocalTensor<int8_t> a1 = stage_in_l1<int8_t>(a, 16 * 64);
+    AscendC::GlobalTensor<int8_t> bGm;
+    AscendC::GlobalTensor<uint8_t> idxGm;
+    bGm.SetGlobalBuffer((__gm__ int8_t*)b, 512);
+    idxGm.SetGlobalBuffer((__gm__ uint8_t*)idx, 128);
+    AscendC::LocalTensor<int8_t> b1(AscendC::TPosition::B1, 4096, 512);
+    AscendC::LocalTensor<uint8_t> idx1(AscendC::TPosition::B1, 8192, 128);
+    AscendC::DataCopy(b1, bGm, 512);
+    AscendC::DataCopy(idx1, idxGm, 128);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::LocalTensor<int8_t> a2(AscendC::TPosition::A2, 0, 16 * 64);
+    AscendC::LocalTensor<int8_t> b2(AscendC::TPosition::B2, 1024, 512);
+    AscendC::LocalTensor<int32_t> c1(AscendC::TPosition::CO1, 0, 256);
+    AscendC::LoadData(a2, a1, AscendC::LoadData2DParams(0, 2, 1, 0, 0, false, 0));
+    AscendC::LoadData2DParams sparse;
+    sparse.repeatTimes = 1;
+    AscendC::LoadDataWithSparse(b2, b1, idx1, sparse);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::MmadWithSparse(c1, a2, b2, AscendC::MmadParams(16, 16, 64, 0, false, true));
+    dump(c, c1, 256);
+}
+
+TEST_CASE("MmadWithSparse pairs each densified B value with the A column its 2-bit index selects") {
+    Runtime rt;
+    Stream stream;
+    // A: 16 x 64 as two Zz fractals of 16 x 32 (one m block).
+    std::vector<int8_t> a(16 * 64), a_zz(16 * 64);
+    for (uint32_t i = 0; i < a.size(); ++i) a[i] = int8_t(int(i * 11 % 17) - 8);
+    for (uint32_t m = 0; m < 16; ++m)
+        for (uint32_t k = 0; k < 64; ++k) a_zz[(k / 32) * 512 + m * 32 + k % 32] = a[m * 64 + k];
+    // B: 64 x 16 with two non-zeros in every group of 4 k-values, densified to 32 x 16 (one Zn fractal)
+    // and indices (one 128-byte fractal: 16 n x 8 bytes).
+    std::vector<int8_t> b_dense(512);
+    std::vector<uint8_t> idx(128, 0);
+    std::vector<int32_t> expected(16 * 16, 0);
+    for (uint32_t n = 0; n < 16; ++n) {
+        for (uint32_t group = 0; group < 16; ++group) {
+            const uint32_t first = (n + group) % 3;                 // 0..2
+            const uint32_t second = first + 1 + (n * group) % (3 - first);  // first + 1 .. 3
+            const int8_t x = int8_t(int(n + 2 * group) % 9 - 4), y = int8_t(int(3 * n + group) % 7 - 3);
+            b_dense[n * 32 + 2 * group] = x;
+            b_dense[n * 32 + 2 * group + 1] = y;
+            const uint32_t dense = 2 * group;  // index pair of this group: first, second - 1
+            idx[n * 8 + dense / 4] |= uint8_t(first << (2 * (dense % 4)));
+            idx[n * 8 + (dense + 1) / 4] |= uint8_t((second - 1) << (2 * ((dense + 1) % 4)));
+            for (uint32_t m = 0; m < 16; ++m) {
+                expected[m * 16 + n] += int32_t(a[m * 64 + 4 * group + first]) * x +
+                                        int32_t(a[m * 64 + 4 * group + second]) * y;
+            }
+        }
+    }
+    Device<int8_t> a_device(a_zz), b_device(b_dense);
+    Device<uint8_t> idx_device(idx);
+    Device<int32_t> c(256);
+    REQUIRE(ACLRT_LAUNCH_KERNEL(sparse_kernel)(1, stream, a_device.pointer, b_device.pointer, idx_device.pointer,
+                                               c.pointer) == 0u);
+    REQUIRE_ACL(aclrtSynchronizeStream(stream));
+    const std::vector<int32_t> got = c.read();
+    for (uint32_t m = 0; m < 16; ++m) {
+        for (uint32_t n = 0; n < 16; ++n) {
+            CAPTURE(m);
+            CAPTURE(n);
+            REQUIRE(got[m * 16 + n] == expected[m * 16 + n]);  // L0C Nz: one 16 x 16 block
         }
     }
 }
