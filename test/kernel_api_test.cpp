@@ -365,8 +365,8 @@ TEST_CASE("access past a LocalTensor's end fails the launch with 507015") {
                   "index 64 is past the end of a VECCALC LocalTensor of 64 elements"});
     expect_fault(stream, other, ACLRT_LAUNCH_KERNEL(local_count_overflow_kernel)(kBlocks, stream, kFaultyBlock),
                  ACL_ERROR_RT_AICORE_EXCEPTION,
-                 {"local_count_overflow_kernel", "block 3/4", "Add", "count 128 does not fit src1",
-                  "LocalTensor of 64 elements"});
+                 {"local_count_overflow_kernel", "block 3/4", "Add: src1 reaches 512 bytes",
+                  "its VECCALC LocalTensor holds 256 bytes"});
 }
 
 TEST_CASE("buffers still held when the kernel returns fail the launch with 507015") {
@@ -504,13 +504,20 @@ extern "C" __global__ __aicore__ void cast_modes_kernel(GM_ADDR input, GM_ADDR h
     halfGm.SetGlobalBuffer((__gm__ half*)halves, 6 * 16);
     intGm.SetGlobalBuffer((__gm__ int32_t*)integers, 5 * count);
     AscendC::LocalTensor<float> values = floatBuf.Get<float>();
+    // Each step waits for the one before it (PipeBarrier<PIPE_ALL>): the copies and the casts
+    // run on different pipes and share the buffers.
     AscendC::DataCopy(values, inputGm, count);
+    AscendC::PipeBarrier<PIPE_ALL>();
     for (int32_t m = 0; m < 6; ++m) {
         AscendC::Cast(halfBuf.Get<half>(), values, modes[m], count);
+        AscendC::PipeBarrier<PIPE_ALL>();
         AscendC::DataCopy(halfGm[m * 16], halfBuf.Get<half>(), 16);
+        AscendC::PipeBarrier<PIPE_ALL>();
         if (modes[m] == AscendC::RoundMode::CAST_ODD) continue;  // not a mode for integers
         AscendC::Cast(intBuf.Get<int32_t>(), values, modes[m], count);
+        AscendC::PipeBarrier<PIPE_ALL>();
         AscendC::DataCopy(intGm[m * count], intBuf.Get<int32_t>(), count);
+        AscendC::PipeBarrier<PIPE_ALL>();
     }
 }
 
@@ -573,6 +580,7 @@ extern "C" __global__ __aicore__ void data_copy_pad_kernel(GM_ADDR input, GM_ADD
     outputGm.SetGlobalBuffer((__gm__ half*)output, rows * 8);
     AscendC::LocalTensor<half> tensor = queue.AllocTensor<half>();
     AscendC::Duplicate(tensor, half(-1.0f), rows * 16);
+    AscendC::PipeBarrier<PIPE_ALL>();  // the copy's padding overwrites what Duplicate wrote
     AscendC::DataCopyPad(tensor, inputGm, AscendC::DataCopyExtParams(rows, 5 * sizeof(half), 2 * sizeof(half), 0, 0),
                          AscendC::DataCopyPadExtParams<half>(true, 1, 2, half(7.0f)));
     queue.EnQue(tensor);

@@ -13,13 +13,11 @@
 
 #include "acl/acl.h"
 #include "launch_kernels.h"
+#include "support.h"
 
 namespace {
 
-std::string recent_error() {
-    const char* message = aclGetRecentErrMsg();
-    return message ? message : "(no message)";
-}
+using canopy_test::recent_error;
 
 #define REQUIRE_OK(expr)                                                                            \
     do {                                                                                            \

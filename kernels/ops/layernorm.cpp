@@ -64,7 +64,15 @@ private:
             AscendC::Mul(square, centred, centred, columns_);
             rstd.SetValue(row, RowSum(square) * inverseColumns + epsilon_);
         }
+        // The scalar writes reach the UB before the vector unit reads them, and its results before
+        // the scalar unit reads them back.
+        const int32_t written = pipe_.FetchEventID(AscendC::HardEvent::S_V);
+        AscendC::SetFlag<AscendC::HardEvent::S_V>(written);
+        AscendC::WaitFlag<AscendC::HardEvent::S_V>(written);
         AscendC::Rsqrt(rstd, rstd, rows_);
+        const int32_t rooted = pipe_.FetchEventID(AscendC::HardEvent::V_S);
+        AscendC::SetFlag<AscendC::HardEvent::V_S>(rooted);
+        AscendC::WaitFlag<AscendC::HardEvent::V_S>(rooted);
         for (uint32_t row = 0; row < rows_; row++) {
             AscendC::LocalTensor<float> out = yLocal[row * columns_];
             AscendC::Muls(out, out, rstd.GetValue(row), columns_);

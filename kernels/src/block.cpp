@@ -6,7 +6,10 @@ CANOPY_KERNEL_API thread_local std::int64_t block_num = 0;
 namespace canopy::kernel {
 
 namespace {
-thread_local BlockContext running;
+// Initial-exec: every kernel API call reads the running block, and the default (global-dynamic)
+// model of a shared library pays a __tls_get_addr call each time. libascendcl is loaded with the
+// program (it is a link dependency, not dlopen'ed), so its TLS is in the static block.
+__attribute__((tls_model("initial-exec"))) thread_local BlockContext running;
 }
 
 BlockContext& current_block() { return running; }

@@ -63,6 +63,7 @@ void PipeState::reset() {
     seq = 0;
     last = PipeClock{};
     for (PipeClock& row : known) row = PipeClock{};
+    floor = PipeClock{};
     segments.clear();
     flags.clear();
 }
@@ -87,7 +88,8 @@ void PipeState::access(Pipe pipe, const char* api, const Operand& operand) {
     const auto begin = reinterpret_cast<std::uintptr_t>(operand.address);
     const std::uintptr_t end = begin + operand.bytes;
     const auto p = static_cast<std::size_t>(pipe);
-    const std::uint32_t* knows = known[p].issued;
+    std::uint32_t knows[pipe_count];
+    for (std::size_t q = 0; q < pipe_count; ++q) knows[q] = std::max(known[p].issued[q], floor.issued[q]);
 
     auto it = std::upper_bound(segments.begin(), segments.end(), begin,
                                [](std::uintptr_t value, const Segment& s) { return value < s.begin; });
@@ -149,7 +151,9 @@ void PipeState::access(Pipe pipe, const char* api, const Operand& operand) {
             s.writer = Access{seq, api};
             s.writer_pipe = pipe;
             for (Access& reader : s.readers) reader = Access{};
-        } else {
+        } else if (pipe != Pipe::S) {
+            // A scalar read is not tracked: the scalar unit has its value before it issues the
+            // next instruction, so nothing later can overwrite the bytes under it.
             s.readers[p] = Access{seq, api};
         }
     }
@@ -175,7 +179,9 @@ void pipe_set_flag(Pipe src, Pipe dst, std::int32_t event, const char* api) {
         }
     }
     // Everything the source pipe has issued, and everything it was ordered after.
-    PipeState::Flag flag{src, dst, event, s.known[static_cast<std::size_t>(src)]};
+    PipeState::Flag flag{src, dst, event, s.floor};
+    const PipeClock& source = s.known[static_cast<std::size_t>(src)];
+    for (std::size_t q = 0; q < pipe_count; ++q) flag.clock.issued[q] = std::max(flag.clock.issued[q], source.issued[q]);
     flag.clock.issued[static_cast<std::size_t>(src)] = s.last.issued[static_cast<std::size_t>(src)];
     s.flags.push_back(flag);
 }
@@ -198,16 +204,14 @@ void pipe_wait_flag(Pipe src, Pipe dst, std::int32_t event, const char* api) {
 
 void pipe_barrier_all() {
     PipeState& s = state();
-    for (PipeClock& row : s.known) row = s.last;
+    s.floor = s.last;
 }
 
 PipeClock pipe_release() { return state().last; }
 
 void pipe_acquire(const PipeClock& clock) {
     PipeState& s = state();
-    for (PipeClock& row : s.known) {
-        for (std::size_t q = 0; q < pipe_count; ++q) row.issued[q] = std::max(row.issued[q], clock.issued[q]);
-    }
+    for (std::size_t q = 0; q < pipe_count; ++q) s.floor.issued[q] = std::max(s.floor.issued[q], clock.issued[q]);
 }
 
 void pipe_finish_block() {

@@ -37,6 +37,9 @@ struct PipeState {
     // known[p].issued[q]: the last instruction of pipe q that every later instruction of pipe p is
     // ordered after.
     PipeClock known[pipe_count];
+    // What every pipe is ordered after: PipeBarrier<PIPE_ALL> and the queue hand-overs order all
+    // pipes at once, so they raise this one clock instead of every row of `known`.
+    PipeClock floor;
     std::vector<Segment> segments;
     std::vector<Flag> flags;
 

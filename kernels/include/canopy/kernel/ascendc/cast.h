@@ -167,6 +167,15 @@ inline void cast_instruction(VectorInstruction instruction, const AscendC::Local
 template <typename T, typename U>
 inline constexpr int64_t wider_width = sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U);
 
+// The count form's strides: a repeat holds the wider type's 256 bytes of elements, so the narrower
+// operand advances by fewer blocks per repeat (4 for int8 beside half), contiguous in both.
+template <typename T, typename U>
+inline AscendC::UnaryRepeatParams contiguous_cast_params() {
+    constexpr int64_t per_repeat = AscendC::ONE_REPEAT_BYTE_SIZE / wider_width<T, U>;
+    return AscendC::UnaryRepeatParams(1, 1, static_cast<uint8_t>(per_repeat * sizeof(T) / AscendC::ONE_BLK_SIZE),
+                                      static_cast<uint8_t>(per_repeat * sizeof(U) / AscendC::ONE_BLK_SIZE));
+}
+
 }  // namespace canopy::kernel::ascendc
 
 namespace AscendC {
@@ -176,7 +185,7 @@ __aicore__ inline void Cast(const LocalTensor<T>& dst, const LocalTensor<U>& src
                             const uint32_t count) {
     using namespace canopy::kernel::ascendc;
     cast_instruction(VectorInstruction::first_elements("Cast", wider_width<T, U>, count), dst, src, roundMode,
-                     UnaryRepeatParams{});
+                     contiguous_cast_params<T, U>());
 }
 
 template <typename T, typename U, bool isSetMask = true>

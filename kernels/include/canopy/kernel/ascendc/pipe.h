@@ -212,7 +212,7 @@ private:
         BufferRecord* first = &buffers_[buffer_count_];
         for (uint32_t i = 0; i < num; ++i) {
             buffers_[buffer_count_++] = BufferRecord{memory.base + used, static_cast<uint32_t>(rounded), position,
-                                                     BufferState::free, owner, queued};
+                                                     BufferState::free, owner, queued, {}};
             used += rounded;
         }
         return first;

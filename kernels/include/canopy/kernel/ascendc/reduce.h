@@ -140,6 +140,7 @@ inline void reduce_sum_all(VectorInstruction instruction, const AscendC::LocalTe
     // The NPU keeps per-repeat partial sums in sharedTmpBuffer; here they stay on the stack.
     require_memory(sharedTmpBuffer, AscendC::Hardware::UB, instruction.api(), "sharedTmpBuffer");
     const auto source = instruction.operand("src", Access::read, src, {1, srcRepStride});
+    instruction.issue();
     require_vector_tensor(dst, instruction.api(), "dst");
     require_elements(dst, 1, instruction.api(), "dst");
     const int64_t repeats = instruction.active().repeats;
@@ -164,6 +165,7 @@ inline void reduce_extreme_all(VectorInstruction instruction, const AscendC::Loc
     require_memory(sharedTmpBuffer, AscendC::Hardware::UB, api, "sharedTmpBuffer");
     if (instruction.active().last_slot() < 0) [[unlikely]] fail_misuse(api, "no element takes part: count or mask is 0");
     const auto source = instruction.operand("src", Access::read, src, {1, srcRepStride});
+    instruction.issue();
     require_vector_tensor(dst, api, "dst");
     require_elements(dst, calIndex ? 2 : 1, api, "dst");
     const int64_t per_repeat = instruction.active().per_repeat;
@@ -202,6 +204,7 @@ inline void reduce_repeat(VectorInstruction instruction, const AscendC::LocalTen
     const char* api = instruction.api();
     require_vector_tensor(dst, api, "dst");
     const auto source = instruction.operand("src", Access::read, src, {srcBlkStride, srcRepStride});
+    instruction.issue();
     const bool pair = kType != AscendC::ReduceType::SUM && (order == AscendC::ReduceOrder::ORDER_VALUE_INDEX ||
                                                             order == AscendC::ReduceOrder::ORDER_INDEX_VALUE);
     const int64_t results = pair ? 2 : 1;
@@ -238,6 +241,7 @@ inline void reduce_data_block(VectorInstruction instruction, const AscendC::Loca
     const char* api = instruction.api();
     require_vector_tensor(dst, api, "dst");
     const auto source = instruction.operand("src", Access::read, src, {srcBlkStride, srcRepStride});
+    instruction.issue();
     constexpr int64_t per_block = block_elements<T>;
     for (int64_t repeat = 0; repeat < instruction.active().repeats; ++repeat) {
         const RepeatValues<T> values = repeat_values(instruction, source, repeat);
@@ -271,6 +275,7 @@ inline void reduce_pair_elem(VectorInstruction instruction, const AscendC::Local
     const char* api = instruction.api();
     require_vector_tensor(dst, api, "dst");
     const auto source = instruction.operand("src", Access::read, src, {srcBlkStride, srcRepStride});
+    instruction.issue();
     const int64_t pairs = instruction.active().per_repeat / 2;
     for (int64_t repeat = 0; repeat < instruction.active().repeats; ++repeat) {
         const RepeatValues<T> values = repeat_values(instruction, source, repeat);

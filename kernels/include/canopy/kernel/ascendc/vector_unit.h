@@ -12,8 +12,8 @@
 //
 // An instruction declares each operand (`VectorInstruction::operand`): the operand is checked to
 // be a 32-byte aligned UB tensor whose allocation holds every element the strides and the mask
-// reach, and `access_ub` is told the byte range the instruction reads or writes. Then `run` hands
-// the maximal runs of active elements, contiguous in every operand, to the instruction's kernel,
+// reach. Then `run` reports the instruction and the byte ranges it reads and writes to the pipe
+// model, and hands the maximal runs of active elements, contiguous in every operand, to its kernel,
 // which computes each run as one Eigen expression; contiguous strides with a full mask make the
 // whole instruction a single run.
 #include <algorithm>
@@ -198,19 +198,23 @@ inline constexpr Strides contiguous_strides{1, 8};
 // Whether an instruction reads or writes an operand.
 enum class Access : uint8_t { read, write, read_write };
 
-// The single point where a vector instruction touches the UB: `api` reads and/or writes
-// [first, first + bytes) through `role`, a range already checked against the operand's tensor.
-// The range must also lie in the running block's UB: a LocalTensor built over a raw address may
-// claim more than the UB holds.
-inline void access_ub(const char* api, const char* role, Access access, const std::byte* first, uint64_t bytes) {
+// The pipe model's view of `bytes` at `first` that `api` reads and/or writes through `role`, a
+// range already checked against the operand's tensor. The range must also lie in the running
+// block's UB: a LocalTensor built over a raw address may claim more than the UB holds.
+inline Operand ub_range(const char* api, const char* role, Access access, const std::byte* first, uint64_t bytes) {
     const BlockContext& block = current_block();
     const std::byte* ub_end = block.ub + block.ub_bytes;
     if (first < block.ub || first > ub_end || bytes > static_cast<uint64_t>(ub_end - first)) [[unlikely]] {
         fail_misuse(api, role, " covers ", bytes, " bytes at UB offset ", static_cast<int64_t>(first - block.ub),
                     ", outside the block's ", block.ub_bytes, "-byte Unified Buffer");
     }
-    // The vector pipe's access, for the pipe model's race checks (canopy/kernel/pipes.h).
-    const Operand operand{first, bytes, block.ub, "UB", access != Access::read};
+    return Operand{first, bytes, block.ub, "UB", access != Access::read};
+}
+
+// A vector-pipe instruction touching one UB range, reported to the pipe model
+// (canopy/kernel/pipes.h) for its race checks.
+inline void access_ub(const char* api, const char* role, Access access, const std::byte* first, uint64_t bytes) {
+    const Operand operand = ub_range(api, role, access, first, bytes);
     pipe_instruction(Pipe::V, api, &operand, 1);
 }
 
@@ -246,9 +250,11 @@ struct VectorOperand {
 };
 
 // Checks an operand over the elements `active` reaches and reports its UB range.
+// `range` receives the UB range reached (no bytes when nothing runs).
 template <typename T>
-inline VectorOperand<T> vector_operand(const char* api, const char* role, Access access, const AscendC::LocalTensor<T>& tensor,
-                                 Strides strides, const ActiveElements& active) {
+inline VectorOperand<T> vector_operand(const char* api, const char* role, Access access,
+                                       const AscendC::LocalTensor<T>& tensor, Strides strides,
+                                       const ActiveElements& active, Operand& range) {
     require_vector_tensor(tensor, api, role);
     if (strides.block < 0 || strides.repeat < 0) [[unlikely]] {
         fail_misuse(api, role, " strides (block ", strides.block, ", repeat ", strides.repeat, ") must not be negative");
@@ -266,7 +272,7 @@ inline VectorOperand<T> vector_operand(const char* api, const char* role, Access
                     ", repeat stride ", strides.repeat, ", last element ", last_slot, " of a repeat) but its ",
                     AscendC::PositionName(tensor.position()), " LocalTensor holds ", held, " bytes");
     }
-    access_ub(api, role, access, first, reach);
+    range = ub_range(api, role, access, first, reach);
     return operand;
 }
 
@@ -337,7 +343,8 @@ public:
     template <typename T>
     VectorOperand<T> operand(const char* role, Access access, const AscendC::LocalTensor<T>& tensor,
                        Strides strides = contiguous_strides) {
-        VectorOperand<T> declared = vector_operand(api_, role, access, tensor, strides, active_);
+        if (operands_ == kMaxOperands) [[unlikely]] fail_misuse(api_, "more than ", kMaxOperands, " operands");
+        VectorOperand<T> declared = vector_operand(api_, role, access, tensor, strides, active_, ranges_[operands_++]);
         blocks_contiguous_ = blocks_contiguous_ && declared.blocks_contiguous();
         repeats_contiguous_ = repeats_contiguous_ && declared.repeats_contiguous(active_.per_repeat);
         if (!declared.blocks_contiguous()) per_block_ = std::min<int64_t>(per_block_, block_elements<T>);
@@ -352,16 +359,25 @@ public:
     const ActiveElements& active() const { return active_; }
     const char* api() const { return api_; }
 
+    // Reports the instruction to the pipe model with all its declared operands.
+    void issue() const { pipe_instruction(Pipe::V, api_, ranges_, operands_); }
+
+    // Issues the instruction, then computes it.
     template <typename Run>
     void run(Run&& run_elements) const {
+        issue();
         for_each_run(active_, blocks_contiguous_, repeats_contiguous_, per_block_, run_elements);
     }
 
 private:
     explicit VectorInstruction(const char* api) : api_(api) {}
 
+    static constexpr std::size_t kMaxOperands = 4;
+
     const char* api_;
     ActiveElements active_;
+    Operand ranges_[kMaxOperands] = {};
+    std::size_t operands_ = 0;
     bool blocks_contiguous_ = true;
     bool repeats_contiguous_ = true;
     int64_t per_block_ = AscendC::ONE_REPEAT_BYTE_SIZE;
