@@ -8,7 +8,7 @@
 #include <chrono>
 #include <thread>
 
-#include "acl/acl_base.h"
+#include "acl/error_codes/rt_error_codes.h"
 #include "canopy/engine/context.h"
 #include "canopy/engine/device.h"
 #include "canopy/engine/stream.h"

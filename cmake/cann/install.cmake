@@ -19,6 +19,8 @@ install(TARGETS ascendcl EXPORT canopyTargets
 file(CREATE_LINK libascendcl.so.${PROJECT_VERSION_MAJOR} ${PROJECT_BINARY_DIR}/libacl_rt.so SYMBOLIC)
 install(FILES ${PROJECT_BINARY_DIR}/libacl_rt.so DESTINATION ${CANOPY_INSTALL_LIBDIR})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/api/include/ ${PROJECT_SOURCE_DIR}/kernels/include/ DESTINATION include)
+# The error vocabulary (acl/error_codes), which the engine owns and acl_base.h includes.
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/engine/include/acl DESTINATION include)
 
 install(EXPORT canopyTargets NAMESPACE canopy:: DESTINATION ${canopy_package_dir})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/canopyConfig.cmake.in ${PROJECT_BINARY_DIR}/canopyConfig.cmake

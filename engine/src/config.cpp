@@ -5,7 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "acl/acl_base.h"
+#include "acl/error_codes/acl_error_codes.h"
+#include "acl/error_codes/rt_error_codes.h"
 
 namespace canopy::engine {
 

@@ -1,6 +1,6 @@
 #include "canopy/engine/device.h"
 
-#include "acl/acl_base.h"
+#include "acl/error_codes/rt_error_codes.h"
 
 #include <algorithm>
 #include <chrono>

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <thread>
 
-#include "acl/acl_base.h"
+#include "acl/error_codes/rt_error_codes.h"
 #include "canopy/engine/context.h"
 #include "canopy/engine/device.h"
 #include "op_node.h"
