@@ -34,10 +34,10 @@ install(FILES
   "${CMAKE_CURRENT_LIST_DIR}/modules/CanopyASCFunctions.cmake"
   DESTINATION "${_canopy_asc_destination}/modules")
 # CANN's host libraries that the samples link by name (target_link_libraries(demo PRIVATE tiling_api
-# register platform)) even when they call nothing of them: what Canopy has of them is in libascendcl,
+# register platform graph_base unified_dlog ascendalog)) even when they call nothing of them: what Canopy has of them is in libascendcl,
 # so each name is a linker script that links libascendcl. A program calling one of their functions
 # that Canopy lacks fails to link naming that function.
-foreach(name tiling_api register platform)
+foreach(name tiling_api register platform graph_base unified_dlog ascendalog)
   file(WRITE "${_canopy_asc_build}/lib${name}.so"
     "/* CANN's lib${name}: on Canopy, its functions are those of libascendcl. */\nINPUT(-lascendcl)\n")
   install(FILES "${_canopy_asc_build}/lib${name}.so" DESTINATION "${CANOPY_ASC_LIBDIR}")
