@@ -43,16 +43,18 @@ std::optional<Allocation> MemoryRegistry::take(void* ptr, MemoryKind kind) {
     return allocation;
 }
 
-void MemoryRegistry::release_device(const Device& device) {
+std::vector<void*> MemoryRegistry::take_device(const Device& device) {
+    std::vector<void*> taken;
     std::unique_lock lock(mutex_);
     for (auto it = allocations_.begin(); it != allocations_.end();) {
         if (it->second.device == &device) {
-            std::free(reinterpret_cast<void*>(it->first));
+            taken.push_back(reinterpret_cast<void*>(it->first));
             it = allocations_.erase(it);
         } else {
             ++it;
         }
     }
+    return taken;
 }
 
 std::optional<Allocation> MemoryRegistry::find(const void* ptr) const {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <iterator>
+#include <vector>
 
 #include "canopy/engine/device.h"
 
@@ -22,8 +23,10 @@ Runtime::~Runtime() {
     {
         std::lock_guard lock(devices_mutex_);
         for (Slot& slot : devices_) {
-            if (slot.device) memory_.release_device(*slot.device);
-            slot.device.reset();
+            if (!slot.device) continue;
+            const std::vector<void*> bytes = memory_.take_device(*slot.device);
+            slot.device.reset();  // waits for the device's work, which may still use its memory
+            for (void* allocation : bytes) std::free(allocation);
         }
     }
     // Every device has finished its work.
@@ -96,8 +99,9 @@ void Runtime::destroy_device(int id) {
         device = std::move(slot.device);
     }
     if (!device) return;
-    memory_.release_device(*device);
-    device.reset();
+    const std::vector<void*> bytes = memory_.take_device(*device);
+    device.reset();  // waits for the device's work, which may still use its memory
+    for (void* allocation : bytes) std::free(allocation);
 }
 
 Device* Runtime::device(int id) {

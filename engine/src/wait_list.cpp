@@ -126,7 +126,12 @@ void WaitList::wait(Stream& stream, Condition condition, Timeout timeout) {
 }
 
 void WaitList::arrive(const std::shared_ptr<const Wait>& wait, OpRun& run) {
+    // Once parked, the wait may be released on another thread at once, which finishes this
+    // operation and destroys its function, the owner of `wait` and of the reference to this list:
+    // what is needed after the lock is copied first.
     std::uint64_t id;
+    const std::int64_t timeout_ms = wait->timeout.ms;
+    const std::weak_ptr<WaitList> list = weak_from_this();
     {
         std::lock_guard registry(lists().mutex);
         std::lock_guard lock(mutex_);
@@ -137,9 +142,8 @@ void WaitList::arrive(const std::shared_ptr<const Wait>& wait, OpRun& run) {
         id = next_id_++;
         parked_.push_back(Parked{id, device, wait, run.defer()});
     }
-    if (wait->timeout.ms > 0) {
-        std::weak_ptr<WaitList> list = weak_from_this();
-        Deadlines::instance().add(Deadlines::Clock::now() + std::chrono::milliseconds(wait->timeout.ms), [list, id] {
+    if (timeout_ms > 0) {
+        Deadlines::instance().add(Deadlines::Clock::now() + std::chrono::milliseconds(timeout_ms), [list, id] {
             if (std::shared_ptr<WaitList> alive = list.lock()) alive->expire(id);
         });
     }

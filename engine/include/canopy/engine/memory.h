@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <shared_mutex>
+#include <vector>
 
 namespace canopy::engine {
 
@@ -33,8 +34,9 @@ public:
     // Ends the allocation at ptr (which must be its base, of that kind) and returns it; its bytes
     // stay the caller's to free (Runtime::release_memory). nullopt when there is no such allocation.
     std::optional<Allocation> take(void* ptr, MemoryKind kind);
-    // Releases every allocation of a device (aclrtResetDevice of its last reference).
-    void release_device(const Device& device);
+    // Ends every allocation of a device (aclrtResetDevice of its last reference) and returns their
+    // bytes, for the caller to free once the device's work, which may still use them, has finished.
+    std::vector<void*> take_device(const Device& device);
 
     // The allocation that contains ptr, if any.
     std::optional<Allocation> find(const void* ptr) const;
