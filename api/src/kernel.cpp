@@ -264,7 +264,7 @@ std::vector<std::byte> with_placeholder_data(const KernelArgs& args) {
     }
     // Over-allocated so that the data can start 32-byte aligned whatever the vector's address.
     std::vector<std::byte> blob(size + data_alignment);
-    std::memcpy(blob.data(), args.packed.data(), args.packed.size());
+    if (!args.packed.empty()) std::memcpy(blob.data(), args.packed.data(), args.packed.size());
     const std::size_t base_shift =
         (data_alignment - reinterpret_cast<std::uintptr_t>(blob.data()) % data_alignment) % data_alignment;
     for (std::size_t i = 0; i < args.placeholder_slots.size(); ++i) {

@@ -93,9 +93,9 @@ CANOPY_ACLNN_INTERNAL void run_executor(const char* op, void* workspace, uint64_
 
 // Bytes per element of the types aclnn tensors and scalars hold values of; 0 for the others
 // (sub-byte, string and complex types).
-CANOPY_ACLNN_INTERNAL std::size_t element_size(aclDataType dtype);
+CANOPY_ACLNN_INTERNAL std::size_t element_size(const aclDataType& dtype);
 // "ACL_FLOAT16", or "aclDataType 123" for a value outside the enum.
-CANOPY_ACLNN_INTERNAL std::string dtype_name(aclDataType dtype);
+CANOPY_ACLNN_INTERNAL std::string dtype_name(const aclDataType& dtype);
 // "[2, 3]"
 CANOPY_ACLNN_INTERNAL std::string shape_text(const std::vector<int64_t>& dims);
 

@@ -82,12 +82,13 @@ bool known_dtype(int32_t dtype) {
            (dtype >= ACL_HIFLOAT8 && dtype <= ACL_HIFLOAT4_SCALE);
 }
 
-int32_t raw_bits(aclDataType dtype) {
+// By reference: a value outside the enum (a caller's garbage) is read as bits, never loaded as an aclDataType.
+int32_t raw_bits(const aclDataType& dtype) {
     int32_t bits;
     std::memcpy(&bits, &dtype, sizeof bits);
     return bits;
 }
-int32_t raw_bits(aclFormat format) {
+int32_t raw_bits(const aclFormat& format) {
     int32_t bits;
     std::memcpy(&bits, &format, sizeof bits);
     return bits;
@@ -119,7 +120,7 @@ void hand_out(const std::vector<int64_t>& values, int64_t** array, uint64_t* cou
 
 }  // namespace
 
-std::size_t element_size(aclDataType dtype) {
+std::size_t element_size(const aclDataType& dtype) {
     switch (raw_bits(dtype)) {
         case ACL_INT8: case ACL_UINT8: case ACL_BOOL: return 1;
         case ACL_FLOAT16: case ACL_BF16: case ACL_INT16: case ACL_UINT16: return 2;
@@ -129,7 +130,7 @@ std::size_t element_size(aclDataType dtype) {
     }
 }
 
-std::string dtype_name(aclDataType dtype) {
+std::string dtype_name(const aclDataType& dtype) {
     switch (raw_bits(dtype)) {
         case ACL_FLOAT: return "ACL_FLOAT";
         case ACL_FLOAT16: return "ACL_FLOAT16";

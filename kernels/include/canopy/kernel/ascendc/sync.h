@@ -219,6 +219,8 @@ __aicore__ inline void IBWait(const GlobalTensor<int32_t>& gmWorkspace, const Lo
 // Waits until every block of the launch has reached this call.
 template <bool isAIVOnly = true>
 __aicore__ inline void SyncAll() {
+    // As on the NPU, SyncAll begins with PipeBarrier<PIPE_ALL>: the block's own pipes are drained.
+    canopy::kernel::pipe_barrier_all();
     canopy::kernel::sync_all();
 }
 
@@ -233,6 +235,7 @@ __aicore__ inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const L
         canopy::kernel::ascendc::fail_misuse("SyncAll", "usedCores ", usedCores, " of ", GetBlockNum(),
                                               " blocks: only a barrier of every block of the launch is modelled");
     }
+    canopy::kernel::pipe_barrier_all();
     canopy::kernel::sync_all();
 }
 
