@@ -26,6 +26,7 @@
 #include "canopy/kernel/ascendc/debug.h"
 #include "canopy/kernel/ascendc/printf.h"
 #include "canopy/kernel/ascendc/sync.h"
+#include "canopy/kernel/ascendc/cross_core.h"
 
 // Last: asm(...) in the kernel source itself raises the AI Core fault (inline_asm.h).
 #include "canopy/kernel/inline_asm.h"

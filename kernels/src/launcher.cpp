@@ -1,5 +1,6 @@
 #include "launcher.h"
 #include "pipe_model.h"
+#include "registry.h"
 
 #include <cxxabi.h>
 
@@ -21,7 +22,7 @@
 #include <oneapi/tbb/partitioner.h>
 #include <oneapi/tbb/task_arena.h>
 
-#include "acl/acl_base.h"
+#include "acl/error_codes/rt_error_codes.h"
 #include "canopy/engine/device.h"
 #include "canopy/engine/failure.h"
 
@@ -74,6 +75,7 @@ struct LaunchState {
     std::uint32_t num_blocks;
     std::size_t ub_bytes;
     const KernelCall& call;
+    KernelCores cores;
     CooperativeGroup* group;
     engine::Stream& stream;
     std::uint64_t task;
@@ -86,56 +88,143 @@ struct LaunchState {
 
 constexpr int float_fault_flags = FE_OVERFLOW | FE_INVALID | FE_DIVBYZERO;
 
-[[noreturn]] void fail_block(const LaunchState& launch, std::int64_t index, int code, const std::string& message) {
-    throw engine::OperationError(code, "kernel " + std::string(launch.kernel) + " block " + std::to_string(index) +
-                                           "/" + std::to_string(launch.num_blocks) + ": " + message);
+// "kernel k block 3/8: ..." or, for a core of a mix kernel, "kernel k block 3/8 AIV 1: ...".
+[[noreturn]] void fail_block(const LaunchState& launch, std::int64_t index, int code, const std::string& message,
+                             const BlockContext* core = nullptr) {
+    std::string where = "kernel " + std::string(launch.kernel) + " block " + std::to_string(index) + "/" +
+                        std::to_string(launch.num_blocks);
+    if (core != nullptr && launch.cores.mix) {
+        where += std::string(core->core_type == core_type_aic ? " AIC " : " AIV ") + std::to_string(core->sub_block_idx);
+    }
+    throw engine::OperationError(code, where + ": " + message);
 }
 
 }  // namespace
 
-// ---- Cooperative launches: all blocks at once, SyncAll as a barrier
+// ---- Cooperative launches: all cores at once; SyncAll and the cross-core flags
 
-// Thrown out of SyncAll in the blocks still waiting when another block of the launch failed, so
-// that they unwind; never seen outside the launcher.
+// Thrown out of SyncAll / CrossCoreWaitFlag in the cores still waiting when another core of the
+// launch failed, so that they unwind; never seen outside the launcher.
 struct CooperativeAbort {};
 
+namespace {
+
+constexpr int cross_core_flags = 16;     // flag ids per core (modes 0, 1, 2)
+constexpr int cross_core_max_count = 15; // what one flag's counter holds
+
+// "AIV 1 of block 3", naming a core of a mix launch in messages.
+std::string core_name(std::int32_t type, std::int64_t sub, std::int64_t index) {
+    return std::string(type == core_type_aic ? "AIC" : "AIV") + " " + std::to_string(sub) + " of block " +
+           std::to_string(index);
+}
+
+}  // namespace
+
+// Every core of a cooperative launch, numbered block * per_block + slot (the AICs of a block
+// first, then its AIVs). One mutex guards all of it: waits are rare and short next to the kernels.
 class CooperativeGroup {
 public:
-    explicit CooperativeGroup(std::uint32_t blocks) : blocks_(blocks) {}
-
-    // SyncAll: returns when every block has arrived.
-    void arrive_and_wait() {
-        std::unique_lock lock(mutex_);
-        if (aborted_) throw CooperativeAbort{};
-        if (returned_ > 0) {
-            raise(ACL_ERROR_RT_AICORE_EXCEPTION, "SyncAll",
-                  std::to_string(returned_) + " block(s) of the launch have already returned, so this SyncAll "
-                  "can never complete (every block must call SyncAll the same number of times)");
+    CooperativeGroup(std::uint32_t blocks, KernelCores cores)
+        : blocks_(blocks), cores_(cores), per_block_(cores.per_block()), state_(std::size_t{blocks} * per_block_),
+          live_(blocks * per_block_) {
+        for (int kind = 0; kind < 2; ++kind) {
+            round_arrived_[0][kind].assign(cross_core_flags, 0);
         }
-        if (++waiting_ == blocks_) {
-            waiting_ = 0;
-            ++generation_;
-            released_.notify_all();
-            return;
-        }
-        const std::uint64_t generation = generation_;
-        released_.wait(lock, [&] { return generation_ != generation || aborted_; });
-        if (generation_ == generation) throw CooperativeAbort{};
+        round_arrived_[1][0].assign(std::size_t{blocks} * cross_core_flags, 0);
+        round_arrived_[2][0].assign(std::size_t{blocks} * cross_core_flags, 0);
     }
 
-    // A block returned from the kernel. If others wait in SyncAll they can never be released: that
-    // is the returning block's fault (it skipped a SyncAll the others reached).
-    void leave() {
-        std::lock_guard lock(mutex_);
-        ++returned_;
-        if (waiting_ > 0 && !aborted_) {
-            const std::uint32_t waiting = waiting_;
+    std::uint32_t id_of(const BlockContext& block) const {
+        const std::uint32_t slot =
+            block.core_type == core_type_aic ? static_cast<std::uint32_t>(block.sub_block_idx)
+                                             : cores_.aic + static_cast<std::uint32_t>(block.sub_block_idx);
+        return static_cast<std::uint32_t>(block.index) * per_block_ + slot;
+    }
+
+    // SyncAll: returns when every core of the caller's type has arrived (the A2's SyncAll of a mix
+    // kernel synchronizes its AIVs; a plain launch has one type).
+    void arrive_and_wait(const BlockContext& block) {
+        const std::uint32_t self = id_of(block);
+        const int kind = kind_of(self);
+        std::unique_lock lock(mutex_);
+        if (aborted_) throw CooperativeAbort{};
+        if (returned_[kind] > 0) {
+            raise(ACL_ERROR_RT_AICORE_EXCEPTION, "SyncAll",
+                  std::to_string(returned_[kind]) + " block(s) of the launch have already returned, so this SyncAll "
+                  "can never complete (every block must call SyncAll the same number of times)");
+        }
+        if (++barrier_waiting_[kind] == cores_of_kind(kind)) {
+            barrier_waiting_[kind] = 0;
+            for (std::uint32_t core = 0; core < state_.size(); ++core) {
+                if (state_[core].in_barrier && kind_of(core) == kind) {
+                    state_[core].in_barrier = false;
+                    --blocked_;
+                }
+            }
+            changed_.notify_all();
+            return;
+        }
+        state_[self].in_barrier = true;
+        block_and_wait(lock, self, [&] { return !state_[self].in_barrier; });
+    }
+
+    // CrossCoreSetFlag<mode>(flag) of the core `block`.
+    void set_flag(const BlockContext& block, int mode, int flag) {
+        const std::uint32_t self = id_of(block);
+        const std::uint32_t group = self / per_block_;
+        std::unique_lock lock(mutex_);
+        if (aborted_) throw CooperativeAbort{};
+        if (mode == 0) {
+            const int kind = kind_of(self);
+            round(0, self, round_arrived_[0][kind][flag], flag, kind_first(kind), kind_last(kind), true);
+        } else if (mode == 1) {
+            round(1, self, round_arrived_[1][0][group * cross_core_flags + flag], flag, group_aiv_first(group),
+                  group_aiv_last(group), true);
+        } else if (block.core_type == core_type_aic) {
+            // Mode 2 from the AIC: each AIV of its logical core gets one.
+            for (std::uint32_t core = group_aiv_first(group); core < group_aiv_last(group); ++core) raise_counter(core, flag);
+        } else {
+            // Mode 2 from an AIV: the AIC gets one once every AIV of the logical core has set.
+            if (round(2, self, round_arrived_[2][0][group * cross_core_flags + flag], flag, group_aiv_first(group),
+                      group_aiv_last(group), false)) {
+                raise_counter(group * per_block_, flag);
+            }
+        }
+        changed_.notify_all();
+    }
+
+    // CrossCoreWaitFlag(flag) of the core `block`.
+    void wait_flag(const BlockContext& block, int flag) {
+        const std::uint32_t self = id_of(block);
+        std::unique_lock lock(mutex_);
+        if (aborted_) throw CooperativeAbort{};
+        CoreState& core = state_[self];
+        if (core.counter[flag] == 0) {
+            core.waiting_flag = flag;
+            block_and_wait(lock, self, [&] { return core.waiting_flag < 0; });
+        }
+        --core.counter[flag];
+    }
+
+    // A core returned from the kernel. If others wait in SyncAll for its type they can never be
+    // released: that is the returning core's fault (it skipped a SyncAll the others reached). If
+    // every core still running waits, none of them can ever be released either.
+    void leave(const BlockContext& block) {
+        const std::uint32_t self = id_of(block);
+        const int kind = kind_of(self);
+        std::unique_lock lock(mutex_);
+        ++returned_[kind];
+        --live_;
+        if (aborted_) return;
+        if (barrier_waiting_[kind] > 0) {
+            const std::uint32_t waiting = barrier_waiting_[kind];
             aborted_ = true;
-            released_.notify_all();
+            changed_.notify_all();
             raise(ACL_ERROR_RT_AICORE_EXCEPTION, "SyncAll",
                   "the block returned while " + std::to_string(waiting) + " other block(s) wait in SyncAll "
                   "(every block must call SyncAll the same number of times)");
         }
+        if (live_ > 0 && blocked_ == live_) declare_deadlock(self, true);
     }
 
     bool aborted() {
@@ -143,21 +232,150 @@ public:
         return aborted_;
     }
 
-    // A block failed: release the waiting blocks (they unwind with CooperativeAbort).
+    // A core failed: release the waiting cores (they unwind with CooperativeAbort).
     void abort() {
         std::lock_guard lock(mutex_);
         aborted_ = true;
-        released_.notify_all();
+        changed_.notify_all();
     }
 
 private:
+    struct CoreState {
+        std::uint8_t counter[cross_core_flags] = {};
+        // Sets of modes 0, 1 and 2 (from an AIV) not yet matched by the other participants.
+        std::uint8_t pending[3][cross_core_flags] = {};
+        int waiting_flag = -1;   // the flag a CrossCoreWaitFlag waits for
+        bool in_barrier = false; // waiting in SyncAll
+    };
+
+    int kind_of(std::uint32_t core) const { return core % per_block_ < cores_.aic ? 0 : 1; }
+    std::uint32_t cores_of_kind(int kind) const { return blocks_ * (kind == 0 ? cores_.aic : cores_.aiv); }
+    // Mode 0 walks every core and picks those of its type.
+    std::uint32_t kind_first(int) const { return 0; }
+    std::uint32_t kind_last(int) const { return static_cast<std::uint32_t>(state_.size()); }
+    std::uint32_t group_aiv_first(std::uint32_t group) const { return group * per_block_ + cores_.aic; }
+    std::uint32_t group_aiv_last(std::uint32_t group) const { return (group + 1) * per_block_; }
+
+    std::string describe(std::uint32_t core) const {
+        const std::uint32_t slot = core % per_block_;
+        const bool aic = slot < cores_.aic;
+        return core_name(aic ? core_type_aic : core_type_aiv, aic ? slot : slot - cores_.aic, core / per_block_);
+    }
+
+    // One core's set of a round among the cores of [first, last) (of the setter's type): when each
+    // of them has a pending set, one set of each is consumed and, when `to_participants`, each
+    // participant's counter is raised. Returns whether the round completed.
+    bool round(int mode, std::uint32_t self, std::uint32_t& arrived, int flag, std::uint32_t first, std::uint32_t last,
+               bool to_participants) {
+        const int kind = kind_of(self);
+        std::uint8_t& pending = state_[self].pending[mode][flag];
+        if (pending == cross_core_max_count) {
+            raise(ACL_ERROR_RT_AICORE_EXCEPTION, "CrossCoreSetFlag",
+                  "mode " + std::to_string(mode) + " flag " + std::to_string(flag) + " already has " +
+                      std::to_string(cross_core_max_count) +
+                      " sets of this core the other cores of the mode have not matched (the scheduler counts to " +
+                      std::to_string(cross_core_max_count) + ")");
+        }
+        if (pending++ == 0) ++arrived;
+        std::uint32_t participants = 0;
+        for (std::uint32_t core = first; core < last; ++core) participants += kind_of(core) == kind;
+        if (arrived < participants) return false;
+        arrived = 0;
+        for (std::uint32_t core = first; core < last; ++core) {
+            if (kind_of(core) != kind) continue;
+            if (--state_[core].pending[mode][flag] > 0) ++arrived;
+            if (to_participants) raise_counter(core, flag);
+        }
+        return true;
+    }
+
+    void raise_counter(std::uint32_t core, int flag) {
+        CoreState& target = state_[core];
+        if (target.counter[flag] == cross_core_max_count) {
+            raise(ACL_ERROR_RT_AICORE_EXCEPTION, "CrossCoreSetFlag",
+                  "flag " + std::to_string(flag) + " of " + describe(core) + " already counts " +
+                      std::to_string(cross_core_max_count) +
+                      " sets it has not waited for (a flag's counter holds 0-15; every set needs its CrossCoreWaitFlag)");
+        }
+        ++target.counter[flag];
+        if (target.waiting_flag == flag) {
+            target.waiting_flag = -1;
+            --blocked_;
+        }
+    }
+
+    // Blocks the calling core until `released` (set by another core, which also takes it out of
+    // `blocked_`). When this leaves every running core blocked, nothing can release any of them.
+    template <class Released>
+    void block_and_wait(std::unique_lock<std::mutex>& lock, std::uint32_t self, Released released) {
+        ++blocked_;
+        if (blocked_ == live_) declare_deadlock(self, false);
+        changed_.wait(lock, [&] { return released() || aborted_ || deadlocked_; });
+        if (released()) return;
+        const bool culprit = deadlocked_ && culprit_ == self;
+        if (!culprit) throw CooperativeAbort{};
+        state_[self].waiting_flag = -1;
+        state_[self].in_barrier = false;
+        --blocked_;
+        raise(ACL_ERROR_RT_AICORE_EXCEPTION, culprit_api_, deadlock_message_);
+    }
+
+    // Every running core waits. The fault is the first core waiting for a flag (its wait can never
+    // be satisfied); with only SyncAll waiters left it is the core that just returned.
+    void declare_deadlock(std::uint32_t trigger, bool leaver) {
+        std::string waits;
+        std::uint32_t listed = 0, waiting = 0;
+        std::int64_t culprit = -1;
+        for (std::uint32_t core = 0; core < state_.size(); ++core) {
+            const CoreState& c = state_[core];
+            if (c.waiting_flag < 0 && !c.in_barrier) continue;
+            ++waiting;
+            if (c.waiting_flag >= 0 && culprit < 0) culprit = core;
+            if (listed++ < 8) {
+                waits += (waits.empty() ? "" : ", ") + describe(core) +
+                         (c.in_barrier ? std::string(" in SyncAll")
+                                       : " in CrossCoreWaitFlag(" + std::to_string(c.waiting_flag) + ")");
+            }
+        }
+        if (listed > 8) waits += ", ...";
+        const std::string others = "every core of the launch still running waits (" + waits + ") and the others have returned";
+        if (culprit < 0) {
+            aborted_ = true;
+            changed_.notify_all();
+            raise(ACL_ERROR_RT_AICORE_EXCEPTION, "SyncAll",
+                  std::string(leaver ? "the core returned while " : "") + others +
+                      ", so no SyncAll can complete (every core must call SyncAll the same number of times)");
+        }
+        static_cast<void>(trigger);
+        const CoreState& c = state_[static_cast<std::uint32_t>(culprit)];
+        deadlocked_ = true;
+        culprit_ = static_cast<std::uint32_t>(culprit);
+        culprit_api_ = "CrossCoreWaitFlag";
+        deadlock_message_ = "flag " + std::to_string(c.waiting_flag) + " of " + describe(culprit_) +
+                            " is 0 and can never be set: " + others +
+                            " (every CrossCoreWaitFlag needs the CrossCoreSetFlag of its mode from every core the mode "
+                            "names)";
+        changed_.notify_all();
+        static_cast<void>(waiting);
+    }
+
     const std::uint32_t blocks_;
+    const KernelCores cores_;
+    const std::uint32_t per_block_;
     std::mutex mutex_;
-    std::condition_variable released_;
-    std::uint32_t waiting_ = 0;
-    std::uint32_t returned_ = 0;
-    std::uint64_t generation_ = 0;
+    std::condition_variable changed_;
+    std::vector<CoreState> state_;
+    // Cores with a pending set, per mode, per scope (mode 0: the type; 1, 2: the logical core) and flag.
+    std::vector<std::uint32_t> round_arrived_[3][2];
+    std::uint32_t barrier_waiting_[2] = {0, 0};
+    std::uint32_t returned_[2] = {0, 0};
+    std::uint32_t live_;        // cores not yet returned
+    std::uint32_t blocked_ = 0; // cores waiting that nothing has released yet
     bool aborted_ = false;
+    bool deadlocked_ = false;
+    std::uint32_t culprit_ = 0;
+    const char* culprit_api_ = "";
+    std::string deadlock_message_;
 };
 
 void require_blocks_at_once(const char* api) {
@@ -181,15 +399,87 @@ void sync_all() {
     BlockContext& block = current_block();
     if (block.kernel == nullptr) raise(ACL_ERROR_RT_AICORE_EXCEPTION, "SyncAll", "called outside a kernel launch");
     if (block.group) {
-        block.group->arrive_and_wait();
+        block.group->arrive_and_wait(block);
         return;
     }
-    if (block.count == 1) return;  // a barrier of one block
+    if (block.count == 1 && block.cores.per_block() == 1) return;  // a barrier of one core
     raise(ACL_ERROR_RT_AICORE_EXCEPTION, "SyncAll",
           "kernel " + std::string(block.kernel) + " runs its " + std::to_string(block.count) +
               " blocks block-parallel, a few at a time, so blocks cannot wait for each other; register it with "
               "CANOPY_REGISTER_COOPERATIVE_KERNEL(" + block.kernel + ") (canopy_add_kernels does so for sources "
               "that call SyncAll) to run all its blocks at once");
+}
+
+namespace {
+
+// What CrossCoreSetFlag and CrossCoreWaitFlag need of the running core: a __mix__ kernel (only it
+// starts the scheduler), a cooperative launch (the cores wait for each other), a flag id in range.
+BlockContext& cross_core_block(const char* api, int flag) {
+    BlockContext& block = current_block();
+    if (block.kernel == nullptr) raise(ACL_ERROR_RT_AICORE_EXCEPTION, api, "called outside a kernel launch");
+    if (!block.cores.mix) {
+        raise(ACL_ERROR_RT_AICORE_EXCEPTION, api,
+              "kernel " + std::string(block.kernel) +
+                  " is not a __mix__ kernel; the cross-core flags need the scheduler only a mix kernel starts "
+                  "(declare it __global__ __mix__(1, 2), or __mix__(0, 1) for AIVs only)");
+    }
+    if (flag < 0 || flag >= cross_core_flags) {
+        raise(ACL_ERROR_RT_AICORE_EXCEPTION, api,
+              "flagId " + std::to_string(flag) + " is outside [0, " + std::to_string(cross_core_flags - 1) +
+                  "] (modes 0, 1 and 2 have 16 flags per core)");
+    }
+    if (block.group == nullptr) {
+        raise(ACL_ERROR_RT_AICORE_EXCEPTION, api,
+              "kernel " + std::string(block.kernel) + " runs its cores block-parallel, a few at a time, so a core "
+              "cannot wait for another; canopy_add_kernels runs the kernels of a source that calls CrossCoreWaitFlag "
+              "with all their cores at once (or register it with CANOPY_REGISTER_COOPERATIVE_KERNEL(" +
+                  block.kernel + "))");
+    }
+    return block;
+}
+
+const char* cross_core_pipe_name(int pipe) {
+    switch (pipe) {
+        case 1: return "PIPE_V";
+        case 2: return "PIPE_M";
+        case 3: return "PIPE_MTE1";
+        case 4: return "PIPE_MTE2";
+        case 5: return "PIPE_MTE3";
+        case 10: return "PIPE_FIX";
+        default: return nullptr;
+    }
+}
+
+}  // namespace
+
+void cross_core_set_flag(int mode, int pipe, std::uint16_t flag) {
+    BlockContext& block = cross_core_block("CrossCoreSetFlag", flag);
+    if (mode != 0 && mode != 1 && mode != 2) {
+        raise(ACL_ERROR_RT_AICORE_EXCEPTION, "CrossCoreSetFlag",
+              "modeId " + std::to_string(mode) + " is not a mode of the A2 (0: all cores of the type, 1: the AIVs of "
+              "a logical core, 2: its AIC and its AIVs)");
+    }
+    if (cross_core_pipe_name(pipe) == nullptr) {
+        raise(ACL_ERROR_RT_AICORE_EXCEPTION, "CrossCoreSetFlag",
+              "pipe " + std::to_string(pipe) + " cannot report a cross-core flag (PIPE_V, PIPE_M, PIPE_MTE1, PIPE_MTE2, "
+              "PIPE_MTE3 or PIPE_FIX; not PIPE_S or PIPE_ALL)");
+    }
+    if (mode != 0 && (block.cores.aic == 0 || block.cores.aiv == 0)) {
+        raise(ACL_ERROR_RT_AICORE_EXCEPTION, "CrossCoreSetFlag",
+              "mode " + std::to_string(mode) + " synchronizes within a logical core of an AIC and AIVs, and kernel " +
+                  block.kernel + " is __mix__(" + std::to_string(block.cores.aic) + ", " +
+                  std::to_string(block.cores.aiv) + ") (modes 1 and 2 need __mix__(1, 1) or __mix__(1, 2))");
+    }
+    if (mode == 1 && block.core_type != core_type_aiv) {
+        raise(ACL_ERROR_RT_AICORE_EXCEPTION, "CrossCoreSetFlag",
+              "mode 1 synchronizes the AIVs of a logical core; the AIC cannot take part");
+    }
+    block.group->set_flag(block, mode, flag);
+}
+
+void cross_core_wait_flag(std::uint16_t flag) {
+    BlockContext& block = cross_core_block("CrossCoreWaitFlag", flag);
+    block.group->wait_flag(block, flag);
 }
 
 namespace {
@@ -206,7 +496,7 @@ public:
           block_num_(&::block_num),
           saved_{block_.index, block_.count, block_.ub, block_.ub_bytes, block_.kernel, block_.group,
                  *block_idx_, *block_num_, block_.vector, block_.registers, block_.core_type,
-                 block_.sub_block_idx, block_.task_ratio, block_.pipes} {
+                 block_.sub_block_idx, block_.task_ratio, block_.cores, block_.pipes} {
         ThreadArenas& arenas = thread_arenas;
         if (arenas.by_depth.size() <= arenas.depth) arenas.by_depth.resize(arenas.depth + 1);
         std::byte* ub = arenas.by_depth[arenas.depth].reserve(launch.ub_bytes);
@@ -220,9 +510,11 @@ public:
         if (saved_deferred_code_) saved_deferred_message_ = std::move(block_.deferred_message);
         block_.deferred_message.clear();
         block_.count = launch.num_blocks;
+        ub_ = ub;
         block_.ub = ub;
         block_.ub_bytes = launch.ub_bytes;
         block_.kernel = launch.kernel;
+        block_.cores = launch.cores;
         block_.group = launch.group;
         block_.pipes = &pipes_;
         *block_num_ = launch.num_blocks;
@@ -243,6 +535,7 @@ public:
         block_.core_type = saved_.core_type;
         block_.sub_block_idx = saved_.sub_block_idx;
         block_.task_ratio = saved_.task_ratio;
+        block_.cores = saved_.cores;
         block_.pipes = saved_.pipes;
         block_.deferred_code = saved_deferred_code_;
         block_.deferred_message = std::move(saved_deferred_message_);
@@ -253,8 +546,9 @@ public:
     BlockRunner(const BlockRunner&) = delete;
     BlockRunner& operator=(const BlockRunner&) = delete;
 
-    // Runs one block; throws OperationError naming kernel and block when it faults.
-    void run(std::int64_t index) {
+    // Runs core `slot` of one block (the AICs of a block come first, then its AIVs); throws
+    // OperationError naming kernel, block and core when it faults.
+    void run(std::int64_t index, std::uint32_t slot = 0) {
         if (launch_.stream.stop_requested(launch_.task)) {
             launch_.failed.store(true, std::memory_order_relaxed);
             throw engine::OperationError(ACL_ERROR_RT_STREAM_ABORT,
@@ -269,9 +563,14 @@ public:
         *block_idx_ = index;
         block_.vector = VectorRegisters{};
         block_.registers = CoreRegisters{};
-        block_.core_type = core_type_aiv;
-        block_.sub_block_idx = 0;
-        block_.task_ratio = 1;
+        const KernelCores cores = launch_.cores;
+        const bool aic = slot < cores.aic;
+        block_.core_type = aic ? core_type_aic : core_type_aiv;
+        block_.sub_block_idx = aic ? slot : slot - cores.aic;
+        block_.task_ratio = aic ? cores.aic : cores.aiv;
+        // An AIC has no Unified Buffer: its vector and UB copies fail as "no Unified Buffer".
+        block_.ub = aic ? nullptr : ub_;
+        block_.ub_bytes = aic ? 0 : launch_.ub_bytes;
         pipes_.reset();
         try {
             launch_.call();
@@ -303,7 +602,7 @@ private:
         launch_.failed.store(true, std::memory_order_relaxed);
         block_.deferred_code = 0;
         block_.deferred_message.clear();
-        fail_block(launch_, index, code, message);
+        fail_block(launch_, index, code, message, &block_);
     }
 
     struct Saved {
@@ -320,6 +619,7 @@ private:
         std::int32_t core_type;
         std::int64_t sub_block_idx;
         std::int64_t task_ratio;
+        KernelCores cores;
         PipeState* pipes;
     };
 
@@ -328,12 +628,20 @@ private:
     std::int64_t* const block_idx_;
     std::int64_t* const block_num_;
     const Saved saved_;
+    std::byte* ub_ = nullptr;
     PipeState pipes_;
     int saved_deferred_code_ = 0;
     std::string saved_deferred_message_;
 };
 
 // ---- Block-parallel launches
+
+// The cores of one block of a launch that is not cooperative run one after another on the thread
+// (they cannot wait for each other, and without the cross-core flags nothing orders them).
+void run_cores(BlockRunner& runner, const LaunchState& launch, std::uint32_t index) {
+    const std::uint32_t per_block = launch.cores.per_block();
+    for (std::uint32_t slot = 0; slot < per_block; ++slot) runner.run(index, slot);
+}
 
 // How blocks map onto tbb::parallel_for, chosen by measurement (bench/kernel_launch_bench on the
 // 2-vCPU VM, launch + synchronize, ratio to a raw auto-partitioned parallel_for over the same 1024
@@ -359,7 +667,7 @@ void run_limited(LaunchState& launch, std::uint32_t cores) {
         BlockRunner runner(launch);
         for (std::uint32_t index = next.fetch_add(1); index < launch.num_blocks; index = next.fetch_add(1)) {
             if (launch.failed.load(std::memory_order_relaxed)) return;
-            runner.run(index);
+            run_cores(runner, launch, index);
         }
     };
     oneapi::tbb::this_task_arena::isolate([&] {
@@ -372,7 +680,7 @@ void run_block_parallel(LaunchState& launch) {
     if (launch.num_blocks == 1) {
         // No parallel_for for a single block: its task setup would be most of the launch's cost.
         BlockRunner runner(launch);
-        runner.run(0);
+        run_cores(runner, launch, 0);
         return;
     }
     auto body = [&launch](const oneapi::tbb::blocked_range<std::uint32_t>& range) {
@@ -380,7 +688,7 @@ void run_block_parallel(LaunchState& launch) {
         BlockRunner runner(launch);
         for (std::uint32_t index = range.begin(); index != range.end(); ++index) {
             if (launch.failed.load(std::memory_order_relaxed)) return;
-            runner.run(index);
+            run_cores(runner, launch, index);
         }
     };
     const auto threads = static_cast<std::uint32_t>(oneapi::tbb::this_task_arena::max_concurrency());
@@ -401,20 +709,23 @@ void run_block_parallel(LaunchState& launch) {
 // ---- Cooperative launches
 
 void run_cooperative(LaunchState& launch) {
-    CooperativeGroup group(launch.num_blocks);
+    CooperativeGroup group(launch.num_blocks, launch.cores);
     launch.group = &group;
     std::mutex fault_mutex;
     int fault_code = 0;
     std::string fault_message;
+    const std::uint32_t per_block = launch.cores.per_block();
+    const std::uint32_t core_count = launch.num_blocks * per_block;
 
-    auto run_one = [&](std::uint32_t index) {
+    auto run_one = [&](std::uint32_t core) {
+        const std::uint32_t index = core / per_block;
         try {
             BlockRunner runner(launch);
-            runner.run(index);
+            runner.run(index, core % per_block);
             try {
-                group.leave();
+                group.leave(current_block());
             } catch (const KernelFault& fault) {
-                fail_block(launch, index, fault.code, fault.message);
+                fail_block(launch, index, fault.code, fault.message, &current_block());
             }
         } catch (const engine::OperationError& error) {
             {
@@ -426,21 +737,22 @@ void run_cooperative(LaunchState& launch) {
             }
             group.abort();
         } catch (const CooperativeAbort&) {
-            // Another block failed first; its fault is the launch's.
+            // Another core failed first; its fault is the launch's.
         }
     };
 
     std::vector<std::thread> threads;
-    threads.reserve(launch.num_blocks - 1);
+    threads.reserve(core_count - 1);
     try {
-        for (std::uint32_t index = 1; index < launch.num_blocks; ++index) threads.emplace_back(run_one, index);
+        for (std::uint32_t core = 1; core < core_count; ++core) threads.emplace_back(run_one, core);
     } catch (const std::system_error& error) {
         group.abort();
         for (std::thread& thread : threads) thread.join();
         throw engine::OperationError(ACL_ERROR_RT_RESOURCE_ALLOC_FAIL,
-                                     "kernel " + std::string(launch.kernel) + ": cannot start a thread for block " +
+                                     "kernel " + std::string(launch.kernel) + ": cannot start a thread for core " +
                                          std::to_string(threads.size() + 1) + " of its cooperative launch of " +
-                                         std::to_string(launch.num_blocks) + " blocks: " + error.what());
+                                         std::to_string(launch.num_blocks) + " blocks (" +
+                                         std::to_string(core_count) + " cores): " + error.what());
     }
     run_one(0);
     for (std::thread& thread : threads) thread.join();
@@ -454,12 +766,20 @@ struct LaunchWork {
     const char* kernel;
     std::uint32_t dyn_ubuf_bytes;
     std::uint16_t blocks_minus_one;  // numBlocks - 1: [0, 65534]
-    bool cooperative;
+    // Bit 0: cooperative; bit 1: a mix kernel; bit 2: one AIC per block; bits 3-4: AIVs per block.
+    std::uint8_t shape;
+
+    static std::uint8_t pack(bool cooperative, KernelCores cores) {
+        return static_cast<std::uint8_t>((cooperative ? 1 : 0) | (cores.mix ? 2 : 0) | (cores.aic << 2) | (cores.aiv << 3));
+    }
 
     void operator()(engine::OpRun& run) {
         engine::Stream& stream = run.stream();
+        const bool cooperative = (shape & 1) != 0;
+        const KernelCores cores{static_cast<std::uint8_t>((shape >> 2) & 1), static_cast<std::uint8_t>((shape >> 3) & 3),
+                                (shape & 2) != 0};
         LaunchState launch{kernel, std::uint32_t{blocks_minus_one} + 1, stream.device().config().ub_bytes + dyn_ubuf_bytes,
-                           call, nullptr, stream, run.task_id(), stream.overflow_detection()};
+                           call, cores, nullptr, stream, run.task_id(), stream.overflow_detection()};
         // Recorded even when a block faults: the flags it raised before the fault are real.
         struct OverflowRecorder {
             LaunchState& launch;
@@ -479,7 +799,8 @@ void enqueue_launch(engine::Stream& stream, const LaunchPlan& plan, KernelCall&&
     stream.enqueue(engine::Operation{
         engine::OpKind::kernel, plan.num_blocks, plan.kernel,
         LaunchWork{std::move(call), plan.kernel, plan.dyn_ubuf_bytes,
-                   static_cast<std::uint16_t>(plan.num_blocks - 1), plan.cooperative},
+                   static_cast<std::uint16_t>(plan.num_blocks - 1),
+                   LaunchWork::pack(plan.cooperative, KernelRegistry::instance().cores(plan.symbol))},
         plan.symbol});
 }
 

@@ -10,6 +10,10 @@
 
 namespace canopy::kernel {
 
+namespace {
+bool is_plain(const KernelCores& cores) { return cores.aic == 0 && cores.aiv == 1 && !cores.mix; }
+}  // namespace
+
 std::string demangled(const std::type_info& type) {
     int status = 0;
     char* text = abi::__cxa_demangle(type.name(), nullptr, nullptr, &status);
@@ -66,6 +70,11 @@ void KernelRegistry::add(const KernelRegistration& registration) {
         entry.kernel->registration = &registration;
     }
     entry.registrations.push_back(&registration);
+    const KernelCores cores = registration.cores;
+    if (cores.aic != 0 || cores.aiv != 1 || cores.mix) {
+        if (is_plain(entry.kernel->cores)) typed_count_.fetch_add(1, std::memory_order_relaxed);
+        entry.kernel->cores = cores;
+    }
     if (registration.cooperative && !entry.kernel->cooperative) {
         entry.kernel->cooperative = true;
         cooperative_count_.fetch_add(1, std::memory_order_relaxed);
@@ -85,6 +94,7 @@ void KernelRegistry::remove(const KernelRegistration& registration) {
     }
     entry.kernel->alive.store(false, std::memory_order_release);
     if (entry.kernel->cooperative) cooperative_count_.fetch_sub(1, std::memory_order_relaxed);
+    if (!is_plain(entry.kernel->cores)) typed_count_.fetch_sub(1, std::memory_order_relaxed);
     by_symbol_.erase(found);
 }
 
@@ -118,6 +128,26 @@ bool KernelRegistry::cooperative(const void* symbol) const {
     auto found = by_symbol_.find(symbol);
     return found != by_symbol_.end() && found->second.kernel->cooperative;
 }
+
+KernelCores KernelRegistry::cores(const void* symbol) const {
+    if (typed_count_.load(std::memory_order_relaxed) == 0) return KernelCores{};
+    std::shared_lock lock(mutex_);
+    auto found = by_symbol_.find(symbol);
+    return found == by_symbol_.end() ? KernelCores{} : found->second.kernel->cores;
+}
+
+void KernelRegistry::set_cores(const void* symbol, KernelCores cores) {
+    std::unique_lock lock(mutex_);
+    auto found = by_symbol_.find(symbol);
+    // CANOPY_KERNEL_CORES follows the kernel's registration in the same translation unit.
+    if (found == by_symbol_.end()) return;
+    KernelCores& current = found->second.kernel->cores;
+    if (is_plain(current) && !is_plain(cores)) typed_count_.fetch_add(1, std::memory_order_relaxed);
+    if (!is_plain(current) && is_plain(cores)) typed_count_.fetch_sub(1, std::memory_order_relaxed);
+    current = cores;
+}
+
+void set_kernel_cores(const void* symbol, KernelCores cores) { KernelRegistry::instance().set_cores(symbol, cores); }
 
 void register_kernel(const KernelRegistration& registration) { KernelRegistry::instance().add(registration); }
 

@@ -22,6 +22,7 @@ struct RegisteredKernel {
     const void* module = nullptr;  // the link_map of the executable or shared library defining it
     const KernelRegistration* registration = nullptr;
     bool cooperative = false;
+    KernelCores cores;  // set by the registration or by CANOPY_KERNEL_CORES after it
     std::atomic<bool> alive{true};
     // The aclrtGetFuncBySymbol handle made for it, so that asking again returns the same handle.
     std::atomic<void*> symbol_handle{nullptr};
@@ -54,6 +55,9 @@ public:
 
     // Whether a kernel registered at this address must run all its blocks at once.
     bool cooperative(const void* symbol) const;
+    // The cores of each block of the kernel at this address (one AIV when it is not registered).
+    KernelCores cores(const void* symbol) const;
+    void set_cores(const void* symbol, KernelCores cores);
 
     // The link_map of the module containing `address`, or nullptr.
     static const void* module_of(const void* address);
@@ -69,6 +73,7 @@ private:
     mutable std::shared_mutex mutex_;
     std::unordered_map<const void*, Entry> by_symbol_;
     std::atomic<int> cooperative_count_{0};
+    std::atomic<int> typed_count_{0};  // kernels whose blocks are not one AIV
 };
 
 std::string demangled(const std::type_info& type);

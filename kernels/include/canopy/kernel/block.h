@@ -38,6 +38,16 @@ struct CoreRegisters {
 inline constexpr std::int32_t core_type_aic = 1;
 inline constexpr std::int32_t core_type_aiv = 2;
 
+// The cores one logical block of a kernel runs on, from its function qualifier: __vector__ (or
+// none) one AIV, __cube__ one AIC, __mix__(aic, aiv) `aic` AICs and `aiv` AIVs. Only a __mix__
+// kernel starts the scheduler CrossCoreSetFlag / CrossCoreWaitFlag report to.
+struct KernelCores {
+    std::uint8_t aic = 0;
+    std::uint8_t aiv = 1;
+    bool mix = false;
+    constexpr std::uint32_t per_block() const { return std::uint32_t{aic} + aiv; }
+};
+
 // Per-block bookkeeping of the pipe model (kernels/src/pipe_model.cpp, canopy/kernel/pipes.h).
 struct PipeState;
 
@@ -57,10 +67,13 @@ struct BlockContext {
     VectorRegisters vector;
     CoreRegisters registers;
     // Which core of its logical core this block runs on: a plain __vector__ or __cube__ kernel
-    // runs one core per block; a __mix__ kernel's blocks have an AIC and task_ratio AIVs.
+    // runs one core per block; a __mix__ kernel's blocks have an AIC and task_ratio AIVs. `index`
+    // is the logical core's (the block_idx builtin); GetBlockIdx() on an AIV of a mix kernel is
+    // index * task_ratio + sub_block_idx. An AIC has no Unified Buffer (ub is nullptr there).
     std::int32_t core_type = core_type_aiv;
     std::int64_t sub_block_idx = 0;
     std::int64_t task_ratio = 1;
+    KernelCores cores;
     // The running block's pipes and the order between them; owned by the launcher.
     PipeState* pipes = nullptr;
 };
@@ -94,6 +107,17 @@ CANOPY_KERNEL_API void sync_all();
 // block when another block of its cooperative launch has failed. `api` names the caller.
 CANOPY_KERNEL_API void require_blocks_at_once(const char* api);
 CANOPY_KERNEL_API void poll_other_blocks();
+
+// AscendC::CrossCoreSetFlag<mode, pipe>(flag) / CrossCoreWaitFlag(flag) (canopy/kernel/ascendc/
+// cross_core.h): the A2's cross-core flags of a __mix__ kernel. Every core has a counter per flag
+// id (0-15, at most 15); a set reports to the scheduler, which raises the counters of the cores
+// it concerns once every core the mode names has reported (mode 0: all cores of the caller's type
+// in the launch; 1: the AIVs of the caller's logical core; 2: from the AIC to each AIV of its
+// logical core, or from all those AIVs to their AIC); a wait blocks until its own counter is
+// non-zero and takes one. A wait that can never return (every other core of the launch has
+// returned or waits too) fails the launch instead of hanging it.
+CANOPY_KERNEL_API void cross_core_set_flag(int mode, int pipe, std::uint16_t flag);
+CANOPY_KERNEL_API void cross_core_wait_flag(std::uint16_t flag);
 
 }  // namespace canopy::kernel
 

@@ -263,12 +263,21 @@ struct KernelRegistration {
     void (*invoke_packed)(const std::byte* arguments);
     // All blocks must run at once (the kernel calls SyncAll).
     bool cooperative;
+    // The cores of one logical block (__vector__, __cube__, __mix__(aic, aiv)).
+    KernelCores cores{};
 };
 
 // The registration must stay alive until unregister_kernel (a static object of the module that
 // defines the kernel: registered at load, unregistered at unload).
 CANOPY_KERNEL_API void register_kernel(const KernelRegistration& registration);
 CANOPY_KERNEL_API void unregister_kernel(const KernelRegistration& registration);
+// Records the cores of a registered kernel (CANOPY_KERNEL_CORES); the kernel must be registered.
+CANOPY_KERNEL_API void set_kernel_cores(const void* symbol, KernelCores cores);
+
+// The qualifier's checks (what the NPU compiler accepts as __mix__ arguments on the A2).
+constexpr bool valid_mix_cores(int aic, int aiv) {
+    return (aic == 0 && aiv == 1) || (aic == 1 && (aiv == 0 || aiv == 1 || aiv == 2));
+}
 
 namespace detail {
 
@@ -336,13 +345,13 @@ class KernelRegistrar {
     using Stored = typename Signature::Stored;
 
 public:
-    KernelRegistrar(const char* name, bool cooperative)
+    KernelRegistrar(const char* name, bool cooperative, KernelCores cores = KernelCores{})
         : parameters_(detail::PackedLayoutOf<Stored>::describe()),
           registration_{name, detail::symbol_of<Kernel>(), parameters_.data(), Signature::arity,
                         [](const std::byte* arguments) {
                             detail::invoke_packed<Kernel>(arguments, std::make_index_sequence<Signature::arity>{});
                         },
-                        cooperative} {
+                        cooperative, cores} {
         static_assert(detail::AllTriviallyCopyable<Stored>::value,
                       "a registered kernel's parameters must be trivially copyable: they are read from a packed blob");
         register_kernel(registration_);
@@ -367,6 +376,20 @@ private:
 // registered cooperative so that all its blocks run at once.
 #define CANOPY_REGISTER_KERNEL(kernel_function) CANOPY_KERNEL_REGISTRAR_(kernel_function, false, __COUNTER__)
 #define CANOPY_REGISTER_COOPERATIVE_KERNEL(kernel_function) CANOPY_KERNEL_REGISTRAR_(kernel_function, true, __COUNTER__)
+// The cores a registered kernel runs each block on, written after its registration:
+// `CANOPY_KERNEL_CORES(mmad_custom, 1, 2, true)` for `__global__ __mix__(1, 2) void mmad_custom(...)`,
+// `(name, 1, 0, false)` for a __cube__ kernel. canopy_add_kernels writes it for those qualifiers.
+#define CANOPY_KERNEL_CORES(kernel_function, aic, aiv, mix) \
+    CANOPY_KERNEL_CORES_(kernel_function, aic, aiv, mix, __COUNTER__)
+#define CANOPY_KERNEL_CORES_(kernel_function, aic, aiv, mix, counter) \
+    CANOPY_KERNEL_CORES_NAMED_(kernel_function, aic, aiv, mix, counter)
+#define CANOPY_KERNEL_CORES_NAMED_(kernel_function, aic, aiv, mix, counter)                                     \
+    static_assert(::canopy::kernel::valid_mix_cores(aic, aiv),                                                   \
+                  "__mix__(aic, aiv) takes (0, 1), (1, 0), (1, 1) or (1, 2) on the A2");                         \
+    [[maybe_unused]] static const bool canopy_kernel_cores_##counter =                                           \
+        (::canopy::kernel::set_kernel_cores(::canopy::kernel::detail::symbol_of<kernel_function>(),              \
+                                            ::canopy::kernel::KernelCores{aic, aiv, mix}),                       \
+         true)
 #define CANOPY_KERNEL_REGISTRAR_(kernel_function, cooperative, counter) \
     CANOPY_KERNEL_REGISTRAR_NAMED_(kernel_function, cooperative, counter)
 #define CANOPY_KERNEL_REGISTRAR_NAMED_(kernel_function, cooperative, counter)                      \

@@ -12,7 +12,8 @@
 // ---------------------------------------------------------------------------------------------
 // Qualifiers. On the NPU they select the core type, the address space or the hardware pipe an
 // intrinsic runs on; a CPU has one address space and runs a block's instructions in order, so they
-// carry no meaning here. `__inline__` is deliberately not redefined: g++ already reads it as the
+// carry no meaning here. `__cube__` and `__mix__(aic, aiv)` do, but as text: canopy_add_kernels
+// reads them beside __global__ and registers the kernel with those cores (CANOPY_KERNEL_CORES). `__inline__` is deliberately not redefined: g++ already reads it as the
 // GNU spelling of `inline`, which is what Ascend C means by it, and redefining a keyword would
 // change the meaning of system headers included afterwards.
 // ---------------------------------------------------------------------------------------------
@@ -272,8 +273,13 @@ constexpr const char* HardwareName(Hardware hardware) {
     }
 }
 
-// This block's index and the launch's block count (numBlocks).
-__aicore__ inline int64_t GetBlockIdx() { return block_idx; }
+// This core's index and the launch's logical core count (numBlocks). On the AIVs of a __mix__
+// kernel the index counts AIVs: [0, numBlocks * GetTaskRatio()), the logical core's block_idx
+// times the AIVs per logical core plus GetSubBlockIdx(); elsewhere the two are equal.
+__aicore__ inline int64_t GetBlockIdx() {
+    const canopy::kernel::BlockContext& block = canopy::kernel::current_block();
+    return block_idx * block.task_ratio + block.sub_block_idx;
+}
 __aicore__ inline int64_t GetBlockNum() { return block_num; }
 
 }  // namespace AscendC

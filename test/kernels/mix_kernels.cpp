@@ -1,0 +1,129 @@
+// Kernels of kernel_mix_test. This source calls CrossCoreWaitFlag, so canopy_add_kernels registers
+// its kernels cooperative (every core of a launch runs at once) and writes the cores of the __mix__
+// and __cube__ ones after their registration.
+#include <atomic>
+
+#include "kernel_operator.h"
+#include "mix_kernels.h"
+
+namespace {
+
+__aicore__ inline void record_core(CoreRecord* records, int32_t seen) {
+    const auto& block = canopy::kernel::current_block();
+    const int64_t per_block = block.cores.per_block();
+    const int64_t slot = (ASCEND_IS_AIC ? 0 : block.cores.aic) + AscendC::GetSubBlockIdx();
+    CoreRecord& r = records[block_idx * per_block + slot];
+    r.core_type = ASCEND_IS_AIC ? 1 : 2;
+    r.block_idx = static_cast<int32_t>(AscendC::GetBlockIdx());
+    r.block_num = static_cast<int32_t>(AscendC::GetBlockNum());
+    r.sub_block = static_cast<int32_t>(AscendC::GetSubBlockIdx());
+    r.task_ratio = static_cast<int32_t>(AscendC::GetTaskRatio());
+    r.has_ub = block.ub != nullptr && block.ub_bytes > 0;
+    r.builtin = static_cast<int32_t>(block_idx);
+    r.seen = seen;
+}
+
+int32_t load(int32_t* at) { return std::atomic_ref<int32_t>(*at).load(std::memory_order_acquire); }
+void store(int32_t* at, int32_t value) { std::atomic_ref<int32_t>(*at).store(value, std::memory_order_release); }
+
+}  // namespace
+
+// Mode 2 both ways: the AIC publishes block + 100 and releases its AIVs; each AIV adds its part
+// and the AIC, released by both, reads their sum.
+__global__ __mix__(1, 2) void mix_identity(CoreRecord* records, int32_t* values)
+{
+    int32_t* mine = values + block_idx * 4;
+    if ASCEND_IS_AIC {
+        store(mine, static_cast<int32_t>(block_idx) + 100);
+        AscendC::CrossCoreSetFlag<2, PIPE_FIX>(5);
+        AscendC::CrossCoreWaitFlag(6);
+        record_core(records, load(mine + 1) + load(mine + 2));
+    }
+    if ASCEND_IS_AIV {
+        AscendC::CrossCoreWaitFlag(5);
+        const int32_t seen = load(mine);
+        store(mine + 1 + AscendC::GetSubBlockIdx(), seen + 1);
+        AscendC::CrossCoreSetFlag<2, PIPE_MTE3>(6);
+        record_core(records, seen);
+    }
+}
+
+// Mode 0 among all AIVs of the launch, twice with the same flag: after each round every AIV sees
+// every other AIV's increment.
+__global__ __mix__(1, 2) void mix_all_aiv(CoreRecord* records, int32_t* counter)
+{
+    if ASCEND_IS_AIV {
+        std::atomic_ref<int32_t>(*counter).fetch_add(1);
+        AscendC::CrossCoreSetFlag<0, PIPE_MTE3>(0);
+        AscendC::CrossCoreWaitFlag(0);
+        const int32_t first = load(counter);
+        AscendC::CrossCoreSetFlag<0, PIPE_MTE3>(0);
+        AscendC::CrossCoreWaitFlag(0);
+        std::atomic_ref<int32_t>(*counter).fetch_add(1);
+        AscendC::CrossCoreSetFlag<0, PIPE_MTE3>(0);
+        AscendC::CrossCoreWaitFlag(0);
+        record_core(records, first * 1000 + load(counter));
+    }
+}
+
+// Mode 1: the two AIVs of each logical core, separately from the other logical cores.
+__global__ __mix__(1, 2) void mix_group_aiv(CoreRecord* records, int32_t* counters)
+{
+    if ASCEND_IS_AIV {
+        std::atomic_ref<int32_t>(counters[block_idx]).fetch_add(1);
+        AscendC::CrossCoreSetFlag<1, PIPE_MTE3>(3);
+        AscendC::CrossCoreWaitFlag(3);
+        record_core(records, load(counters + block_idx));
+    }
+}
+
+__global__ __cube__ void cube_identity(CoreRecord* records)
+{
+    record_core(records, 0);
+}
+
+__global__ __mix__(1, 2) void mix_misuse(int32_t misuse)
+{
+    if (misuse == 0 && ASCEND_IS_AIV && AscendC::GetBlockIdx() == 3) AscendC::CrossCoreWaitFlag(7);
+    if (misuse == 1 && ASCEND_IS_AIC) AscendC::CrossCoreSetFlag<2, PIPE_FIX>(16);
+    if (misuse == 2 && ASCEND_IS_AIC) {
+        for (int i = 0; i < 16; ++i) AscendC::CrossCoreSetFlag<2, PIPE_FIX>(1);
+    }
+    if (misuse == 3 && ASCEND_IS_AIC) AscendC::CrossCoreSetFlag<1, PIPE_FIX>(1);
+    if (misuse == 4 && ASCEND_IS_AIC) AscendC::CrossCoreSetFlag<3, PIPE_FIX>(1);
+    if (misuse == 5 && ASCEND_IS_AIC) AscendC::CrossCoreSetFlag<2, PIPE_S>(1);
+    if (misuse == 6 && ASCEND_IS_AIV) {
+        if (AscendC::GetBlockIdx() != 2) AscendC::CrossCoreSetFlag<0, PIPE_V>(4);
+        AscendC::CrossCoreWaitFlag(4);
+    }
+}
+
+__global__ void vector_cross_core()
+{
+    AscendC::CrossCoreSetFlag<0, PIPE_V>(0);
+}
+
+uint32_t launch_mix_identity(uint32_t blocks, void* stream, CoreRecord* records, int32_t* values)
+{
+    return mix_identity<<<blocks, 0, stream>>>(records, values);
+}
+uint32_t launch_mix_all_aiv(uint32_t blocks, void* stream, CoreRecord* records, int32_t* counter)
+{
+    return mix_all_aiv<<<blocks, 0, stream>>>(records, counter);
+}
+uint32_t launch_mix_group_aiv(uint32_t blocks, void* stream, CoreRecord* records, int32_t* counters)
+{
+    return mix_group_aiv<<<blocks, 0, stream>>>(records, counters);
+}
+uint32_t launch_cube_identity(uint32_t blocks, void* stream, CoreRecord* records)
+{
+    return cube_identity<<<blocks, 0, stream>>>(records);
+}
+uint32_t launch_mix_misuse(uint32_t blocks, void* stream, int32_t misuse)
+{
+    return mix_misuse<<<blocks, 0, stream>>>(misuse);
+}
+uint32_t launch_vector_cross_core(uint32_t blocks, void* stream)
+{
+    return vector_cross_core<<<blocks, 0, stream>>>();
+}
