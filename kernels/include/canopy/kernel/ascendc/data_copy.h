@@ -429,3 +429,4 @@ __aicore__ inline void SetPadValue(T paddingValue) {
 }  // namespace AscendC
 
 #include "canopy/kernel/ascendc/cube_copy.h"
+#include "canopy/kernel/ascendc/data_copy_slice.h"
