@@ -7,6 +7,8 @@
 // Cast's rounding modes, DataCopyPad's padding, and the cube path's fractal layouts.
 #include <unistd.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
@@ -691,4 +693,84 @@ TEST_CASE("the cube path (Nd2Nz, LoadData, Mmad, Fixpipe) multiplies matrices in
     aclrtFree(a_device);
     aclrtFree(b_device);
     aclrtFree(c_device);
+}
+
+// ---- Semantics: Cast between half and int4b_t.
+
+// Casts 256 halves to int4 (CAST_CEIL) with the count form, then with the high-dimensional form
+// on the first 64 slots of each repeat only; then the packed int4 back to half.
+extern "C" __global__ __aicore__ void cast_int4_kernel(GM_ADDR input, GM_ADDR packed, GM_ADDR masked, GM_ADDR back) {
+    constexpr int32_t count = 256;
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> halfBuf, int4Buf, maskedBuf, backBuf;
+    pipe.InitBuffer(halfBuf, count * sizeof(half));
+    pipe.InitBuffer(int4Buf, count / 2);
+    pipe.InitBuffer(maskedBuf, count / 2);
+    pipe.InitBuffer(backBuf, count * sizeof(half));
+    AscendC::GlobalTensor<half> inputGm, backGm;
+    AscendC::GlobalTensor<int8_t> packedGm, maskedGm;
+    inputGm.SetGlobalBuffer((__gm__ half*)input, count);
+    backGm.SetGlobalBuffer((__gm__ half*)back, count);
+    packedGm.SetGlobalBuffer((__gm__ int8_t*)packed, count / 2);
+    maskedGm.SetGlobalBuffer((__gm__ int8_t*)masked, count / 2);
+    AscendC::LocalTensor<half> values = halfBuf.Get<half>();
+    AscendC::LocalTensor<AscendC::int4b_t> int4s = int4Buf.Get<int8_t>().ReinterpretCast<AscendC::int4b_t>();
+    AscendC::LocalTensor<int8_t> maskedBytes = maskedBuf.Get<int8_t>();
+    AscendC::LocalTensor<half> restored = backBuf.Get<half>();
+    AscendC::DataCopy(values, inputGm, count);
+    AscendC::Duplicate(maskedBytes.ReinterpretCast<int16_t>(), int16_t(0x5555), count / 4);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Cast(int4s, values, AscendC::RoundMode::CAST_CEIL, count);
+    AscendC::Cast<AscendC::int4b_t, half>(maskedBytes.ReinterpretCast<AscendC::int4b_t>(), values,
+                                          AscendC::RoundMode::CAST_CEIL, 64, 2, {1, 1, 2, 8});
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Cast(restored, int4s, AscendC::RoundMode::CAST_NONE, count);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(packedGm, int4Buf.Get<int8_t>(), count / 2);
+    AscendC::DataCopy(maskedGm, maskedBytes, count / 2);
+    AscendC::DataCopy(backGm, restored, count);
+}
+
+TEST_CASE("Cast packs half into int4b_t two to a byte, saturating, and unpacks int4b_t into half") {
+    Runtime rt;
+    Stream stream;
+    constexpr int count = 256;
+    std::vector<half> input(count);
+    for (int i = 0; i < count; ++i) input[i] = half(-10.0f + 0.3f * float(i % 70));
+    void* input_device = nullptr;
+    void* packed_device = nullptr;
+    void* masked_device = nullptr;
+    void* back_device = nullptr;
+    REQUIRE_ACL(aclrtMalloc(&input_device, count * sizeof(half), ACL_MEM_MALLOC_HUGE_FIRST));
+    REQUIRE_ACL(aclrtMalloc(&packed_device, count / 2, ACL_MEM_MALLOC_HUGE_FIRST));
+    REQUIRE_ACL(aclrtMalloc(&masked_device, count / 2, ACL_MEM_MALLOC_HUGE_FIRST));
+    REQUIRE_ACL(aclrtMalloc(&back_device, count * sizeof(half), ACL_MEM_MALLOC_HUGE_FIRST));
+    REQUIRE_ACL(aclrtMemcpy(input_device, count * sizeof(half), input.data(), count * sizeof(half),
+                            ACL_MEMCPY_HOST_TO_DEVICE));
+    REQUIRE(ACLRT_LAUNCH_KERNEL(cast_int4_kernel)(1, stream, input_device, packed_device, masked_device,
+                                                  back_device) == 0u);
+    REQUIRE_ACL(aclrtSynchronizeStream(stream));
+    std::vector<uint8_t> packed(count / 2), masked(count / 2);
+    std::vector<half> back(count);
+    REQUIRE_ACL(aclrtMemcpy(packed.data(), packed.size(), packed_device, packed.size(), ACL_MEMCPY_DEVICE_TO_HOST));
+    REQUIRE_ACL(aclrtMemcpy(masked.data(), masked.size(), masked_device, masked.size(), ACL_MEMCPY_DEVICE_TO_HOST));
+    REQUIRE_ACL(aclrtMemcpy(back.data(), back.size() * sizeof(half), back_device, back.size() * sizeof(half),
+                            ACL_MEMCPY_DEVICE_TO_HOST));
+    for (int i = 0; i < count; ++i) {
+        CAPTURE(i);
+        const int expected = std::min(7, std::max(-8, int(std::ceil(float(input[i])))));
+        const int shift = i % 2 == 0 ? 0 : 4;
+        const int nibble = (packed[i / 2] >> shift) & 0xF;
+        CHECK((nibble >= 8 ? nibble - 16 : nibble) == expected);
+        CHECK(float(back[i]) == float(expected));
+        // The masked cast wrote slots 0 .. 63 of its two repeats (elements 0 .. 63 and 128 .. 191);
+        // the other nibbles keep the 0x5 they were filled with.
+        const int masked_nibble = (masked[i / 2] >> shift) & 0xF;
+        const bool written = i % 128 < 64;
+        CHECK(masked_nibble == (written ? (expected & 0xF) : 0x5));
+    }
+    aclrtFree(input_device);
+    aclrtFree(packed_device);
+    aclrtFree(masked_device);
+    aclrtFree(back_device);
 }

@@ -241,3 +241,70 @@ TEST_CASE("a vector instruction reaching past its operand's allocation fails the
     expect_launch_fault(stream, ACLRT_LAUNCH_KERNEL(vector_misuse_kernel)(2, stream, 3, 0),
                         ACL_ERROR_RT_AICORE_EXCEPTION, {"Relu", "reaches 800 bytes"});
 }
+
+namespace {
+
+// Gather on 16-bit elements reads 64 offsets per repeat: dst[i] = src[127 - i] over two repeats.
+// Then Copy in counter mode: 3 repeats of 20 floats each (3 blocks at block stride 2), repeats
+// 8 blocks apart in src and 3 blocks apart in dst.
+extern "C" __global__ __aicore__ void gather_copy_kernel(GM_ADDR src16, GM_ADDR offsets, GM_ADDR out16,
+                                                         GM_ADDR src32, GM_ADDR out32) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> sourceBuf, gatheredBuf, offsetBuf, floatBuf, copiedBuf;
+    pipe.InitBuffer(sourceBuf, 128 * sizeof(uint16_t));
+    pipe.InitBuffer(gatheredBuf, 128 * sizeof(uint16_t));
+    pipe.InitBuffer(offsetBuf, 128 * sizeof(uint32_t));
+    pipe.InitBuffer(floatBuf, kFloats * sizeof(float));
+    pipe.InitBuffer(copiedBuf, kFloats * sizeof(float));
+    AscendC::LocalTensor<uint16_t> source = sourceBuf.Get<uint16_t>();
+    AscendC::LocalTensor<uint16_t> gathered = gatheredBuf.Get<uint16_t>();
+    AscendC::LocalTensor<uint32_t> offset = offsetBuf.Get<uint32_t>();
+    AscendC::LocalTensor<float> floats = floatBuf.Get<float>();
+    AscendC::LocalTensor<float> copied = copiedBuf.Get<float>();
+    load_tile(source, src16, 128);
+    load_tile(offset, offsets, 128);
+    load_tile(floats, src32, kFloats);
+    AscendC::Duplicate(copied, -1.0f, kFloats);
+    AscendC::Gather(gathered, source, offset, 0u, 128);
+    AscendC::SetMaskCount();
+    AscendC::SetVectorMask<float, AscendC::MaskMode::COUNTER>(20);
+    AscendC::Copy<float, false>(copied, floats, AscendC::MASK_PLACEHOLDER, 3, {1, 2, 3, 8});
+    AscendC::SetMaskNorm();
+    AscendC::ResetMask();
+    store_tile(out16, gathered, 128);
+    store_tile(out32, copied, kFloats);
+}
+
+}  // namespace
+
+TEST_CASE("Gather on 16-bit elements over two repeats; Copy in counter mode takes the mask per repeat") {
+    Runtime rt;
+    Stream stream;
+    std::vector<uint16_t> src16(128), zeros16(128, 0);
+    std::vector<uint32_t> offsets(128);
+    for (uint32_t i = 0; i < 128; ++i) {
+        src16[i] = uint16_t(1000 + i);
+        offsets[i] = (127 - i) * sizeof(uint16_t);
+    }
+    DeviceArray<uint16_t> a(src16), out16(zeros16);
+    DeviceArray<uint32_t> o(offsets);
+    DeviceArray<float> f(ramp(1.0f, 1.0f)), out32(std::vector<float>(kFloats, 0.0f));
+    REQUIRE(ACLRT_LAUNCH_KERNEL(gather_copy_kernel)(1, stream, a.get(), o.get(), out16.get(), f.get(),
+                                                    out32.get()) == 0u);
+    CHECK_ACL(aclrtSynchronizeStream(stream));
+    const auto gathered = out16.read();
+    for (uint32_t i = 0; i < 128; ++i) {
+        CAPTURE(i);
+        CHECK(gathered[i] == src16[127 - i]);
+    }
+    const auto floats = ramp(1.0f, 1.0f);
+    const auto copied = out32.read();
+    for (uint32_t i = 0; i < kFloats; ++i) {
+        CAPTURE(i);
+        // dst: repeat r at block 3r, its 20 elements in blocks 3r .. 3r + 2 (the last one partly);
+        // src: repeat r at block 8r, element e in block 8r + 2 * (e / 8).
+        const uint32_t block = i / 8, repeat = block / 3, e = (block % 3) * 8 + i % 8;
+        const float expected = repeat < 3 && e < 20 ? floats[(8 * repeat + 2 * (e / 8)) * 8 + e % 8] : -1.0f;
+        CHECK(copied[i] == expected);
+    }
+}

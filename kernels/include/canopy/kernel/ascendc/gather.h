@@ -157,7 +157,9 @@ __aicore__ inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& s
     static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Gather works on 16-bit and 32-bit elements");
     VectorInstruction instruction = VectorInstruction::first_elements("Gather", sizeof(uint32_t), count);
     const auto offsets = instruction.operand("srcOffset", Access::read, srcOffset);
-    const auto out = instruction.operand("dst", Access::write, dst);
+    // A repeat takes 64 offsets, so a 16-bit dst advances by 4 blocks (128 bytes) per repeat, not 8.
+    const int64_t dst_repeat_blocks = instruction.active().per_repeat * int64_t(sizeof(T)) / AscendC::ONE_BLK_SIZE;
+    const auto out = instruction.operand("dst", Access::write, dst, {1, dst_repeat_blocks});
     require_vector_tensor(src, "Gather", "src");
     const uint64_t held = uint64_t(src.GetSize()) * sizeof(T);
     access_ub("Gather", "src", Access::read, reinterpret_cast<const std::byte*>(src.GetPhyAddr()), held);

@@ -4,7 +4,10 @@
 // mask, or the number of leading elements of each repeat), repeatTime and repeat parameters
 // (block and repeat strides). Every form is one VectorInstruction (vector_unit.h): its operands
 // are checked against their allocations and each run of active elements is one Eigen expression.
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include "canopy/kernel/ascendc/check.h"
@@ -402,18 +405,82 @@ inline void copy(canopy::kernel::ascendc::VectorInstruction instruction, const L
 }
 }  // namespace canopy_detail
 
+namespace canopy_detail {
+// The high-dimensional Copy in counter mode differs from the other vector instructions: the mask
+// register counts the elements of each repeat (not of the whole instruction) and repeatTime counts
+// the repeats. A repeat's elements fill ceil(count * sizeof(T) / 32) blocks, which may be more than
+// eight, each blockStride blocks after the one before.
+template <typename T>
+inline void copy_counter_repeats(const LocalTensor<T>& dst, const LocalTensor<T>& src, int64_t repeat_time,
+                                 const CopyRepeatParams& params) {
+    using namespace canopy::kernel::ascendc;
+    static_assert(sizeof(T) == 2 || sizeof(T) == 4, "Copy works on 16-bit and 32-bit elements");
+    require_vector_tensor(dst, "Copy", "dst");
+    require_vector_tensor(src, "Copy", "src");
+    if (params.dstStride == 0) [[unlikely]] fail_misuse("Copy", "dstBlkStride 0 is undefined on the vector unit");
+    if (repeat_time < 0 || repeat_time > MAX_REPEAT_TIMES) [[unlikely]] {
+        fail_misuse("Copy", "repeatTime ", repeat_time, " is outside [0, ", MAX_REPEAT_TIMES, "]");
+    }
+    const int64_t count = static_cast<int64_t>(vector_registers().mask[0]);
+    if (repeat_time == 0 || count == 0) return;
+    constexpr int64_t per_block = block_elements<T>;
+    const int64_t blocks = (count + per_block - 1) / per_block;
+    // Byte offset of element `index` of repeat `repeat` in an operand with these strides.
+    auto offset = [](int64_t repeat, int64_t index, int64_t block_stride, int64_t repeat_stride) {
+        return (repeat * repeat_stride + (index / per_block) * block_stride) * int64_t(ONE_BLK_SIZE) +
+               (index % per_block) * int64_t(sizeof(T));
+    };
+    auto reach = [&](const LocalTensor<T>& tensor, const char* role, int64_t block_stride, int64_t repeat_stride,
+                     Access access) {
+        // Strides are unsigned, so the last element of the last repeat is the furthest one.
+        const int64_t bytes = offset(repeat_time - 1, count - 1, block_stride, repeat_stride) + int64_t(sizeof(T));
+        const uint64_t held = uint64_t(tensor.GetSize()) * sizeof(T);
+        if (uint64_t(bytes) > held) [[unlikely]] {
+            fail_misuse("Copy", role, " reaches ", bytes, " bytes (counter mode: ", repeat_time, " repeats of ", count,
+                        " elements, block stride ", block_stride, ", repeat stride ", repeat_stride, ") but its ",
+                        PositionName(tensor.position()), " LocalTensor holds ", held, " bytes");
+        }
+        return ub_range("Copy", role, access, reinterpret_cast<const std::byte*>(tensor.GetPhyAddr()),
+                        uint64_t(bytes));
+    };
+    const canopy::kernel::Operand ranges[2] = {reach(src, "src", params.srcStride, params.srcRepeatSize, Access::read),
+                               reach(dst, "dst", params.dstStride, params.dstRepeatSize, Access::write)};
+    canopy::kernel::pipe_instruction(canopy::kernel::Pipe::V, "Copy", ranges, 2);
+    const auto* in = reinterpret_cast<const std::byte*>(src.GetPhyAddr());
+    auto* out = reinterpret_cast<std::byte*>(dst.GetPhyAddr());
+    for (int64_t repeat = 0; repeat < repeat_time; ++repeat) {
+        for (int64_t block = 0; block < blocks; ++block) {
+            const int64_t first = block * per_block;
+            const int64_t length = std::min(per_block, count - first);
+            std::memmove(out + offset(repeat, first, params.dstStride, params.dstRepeatSize),
+                         in + offset(repeat, first, params.srcStride, params.srcRepeatSize), length * sizeof(T));
+        }
+    }
+}
+
+template <typename T, bool isSetMask, typename Mask>
+inline void masked_copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const Mask& mask,
+                        const uint8_t repeatTime, const CopyRepeatParams& params) {
+    using namespace canopy::kernel::ascendc;
+    if constexpr (isSetMask) set_instruction_mask(mask, sizeof(T));
+    if (vector_registers().counter_mode) {
+        copy_counter_repeats(dst, src, repeatTime, params);
+    } else {
+        copy(VectorInstruction("Copy", sizeof(T), repeatTime), dst, src, params);
+    }
+}
+}  // namespace canopy_detail
+
 template <typename T, bool isSetMask = true>
 __aicore__ inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask[],
                             const uint8_t repeatTime, const CopyRepeatParams& repeatParams) {
-    canopy_detail::copy(canopy::kernel::ascendc::masked_instruction<isSetMask>("Copy", sizeof(T), mask, repeatTime),
-                        dst, src, repeatParams);
+    canopy_detail::masked_copy<T, isSetMask>(dst, src, mask, repeatTime, repeatParams);
 }
 
 template <typename T, bool isSetMask = true>
 __aicore__ inline void Copy(const LocalTensor<T>& dst, const LocalTensor<T>& src, const uint64_t mask,
                             const uint8_t repeatTime, const CopyRepeatParams& repeatParams) {
-    canopy_detail::copy(canopy::kernel::ascendc::masked_instruction<isSetMask>("Copy", sizeof(T), mask, repeatTime),
-                        dst, src, repeatParams);
+    canopy_detail::masked_copy<T, isSetMask>(dst, src, mask, repeatTime, repeatParams);
 }
 
 template <typename T, bool isSetMask = true>
