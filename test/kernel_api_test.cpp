@@ -584,7 +584,7 @@ extern "C" __global__ __aicore__ void data_copy_pad_kernel(GM_ADDR input, GM_ADD
     AscendC::Duplicate(tensor, half(-1.0f), rows * 16);
     AscendC::PipeBarrier<PIPE_ALL>();  // the copy's padding overwrites what Duplicate wrote
     AscendC::DataCopyPad(tensor, inputGm, AscendC::DataCopyExtParams(rows, 5 * sizeof(half), 2 * sizeof(half), 0, 0),
-                         AscendC::DataCopyPadExtParams<half>(true, 1, 2, half(7.0f)));
+                         AscendC::DataCopyPadExtParams<half>{true, 1, 2, 7});  // an int pad value, as samples write
     queue.EnQue(tensor);
     tensor = queue.DeQue<half>();
     AscendC::DataCopyPad(outputGm, tensor, AscendC::DataCopyExtParams(rows, 8 * sizeof(half), 0, 0, 0));

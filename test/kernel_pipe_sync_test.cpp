@@ -5,6 +5,7 @@
 // The kernel asserts under test must survive the Release build's NDEBUG.
 #undef NDEBUG
 
+#include <type_traits>
 #include <unistd.h>
 
 #include <cstdio>
@@ -205,6 +206,10 @@ extern "C" __global__ __vector__ void builtins_kernel(GM_ADDR out) {
 }
 
 static_assert(AscendC::IsSameType<float, float>::value && !AscendC::IsSameType<float, half>::value);
+static_assert(std::is_same_v<AscendC::Conditional<true, float, half>::type, float> &&
+              std::is_same_v<AscendC::Conditional<false, float, half>::type, half>);
+static_assert(std::is_same_v<AscendC::ConditionalMulti<true, false, int8_t, int16_t, int32_t, int64_t>::type, int16_t> &&
+              std::is_same_v<AscendC::ConditionalMulti<false, true, int8_t, int16_t, int32_t, int64_t>::type, int32_t>);
 static_assert(AscendC::DivCeil(65, 32) == 3 && AscendC::AlignUp(65, 32) == 96);
 
 // A DumpTensor of a UB tensor, after the copy that filled it.

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "canopy/kernel/ascendc/atomic.h"
 #include "canopy/kernel/ascendc/check.h"
@@ -60,9 +61,13 @@ struct DataCopyExtParams {
 template <typename T>
 struct DataCopyPadExtParams {
     __aicore__ DataCopyPadExtParams() {}
+    // The pad value is any arithmetic value converted to T: samples write {true, 0, 0, 0} for half,
+    // which the NPU compiler's native half accepts and Eigen::half only explicitly.
+    template <typename Value, typename = std::enable_if_t<std::is_arithmetic_v<Value> || std::is_same_v<Value, T>>>
     __aicore__ DataCopyPadExtParams(const bool isPadValue, const uint8_t leftPadValue, const uint8_t rightPadValue,
-                                    T padValue)
-        : isPad(isPadValue), leftPadding(leftPadValue), rightPadding(rightPadValue), paddingValue(padValue) {}
+                                    Value padValue)
+        : isPad(isPadValue), leftPadding(leftPadValue), rightPadding(rightPadValue),
+          paddingValue(static_cast<T>(padValue)) {}
 
     bool isPad = false;
     uint8_t leftPadding = 0;

@@ -96,5 +96,16 @@ template <typename T, typename U>
 struct IsSameType : public FalseType {};
 template <typename T>
 struct IsSameType<T, T> : public TrueType {};
+template <bool condition, typename IfTrue, typename IfFalse>
+struct Conditional {
+    using type = std::conditional_t<condition, IfTrue, IfFalse>;
+};
+// Picks one of four types by two conditions: (c1, c2) = (true, true) -> T1, (true, false) -> T2,
+// (false, true) -> T3, (false, false) -> T4.
+template <bool condition1, bool condition2, typename T1, typename T2, typename T3, typename T4>
+struct ConditionalMulti {
+    using type = std::conditional_t<condition1, std::conditional_t<condition2, T1, T2>,
+                                    std::conditional_t<condition2, T3, T4>>;
+};
 
 }  // namespace AscendC
