@@ -248,6 +248,40 @@ extern "C" __global__ __aicore__ void ib_block_parallel_kernel(GM_ADDR workspace
     if (AscendC::GetBlockIdx() == 1) AscendC::IBWait(syncGm, syncLocal, 0, 0);
 }
 
+// Each block appends its index to a log in GM, three rounds, in blockIdx order: the later blocks
+// spin less, so without the turn-taking they would write first.
+constexpr int32_t sequential_blocks = 4;
+constexpr int32_t sequential_rounds = 3;
+extern "C" __global__ __aicore__ void sequential_blocks_kernel(GM_ADDR log, GM_ADDR workspace) {
+    AscendC::GlobalTensor<int32_t> logGm, syncGm;
+    logGm.SetGlobalBuffer((__gm__ int32_t*)log, 1 + sequential_blocks * sequential_rounds);
+    syncGm.SetGlobalBuffer((__gm__ int32_t*)workspace, sequential_blocks * 8);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<int32_t> syncLocal = ub.Alloc<int32_t>(sequential_blocks * 8 + 8);
+    AscendC::InitDetermineComputeWorkspace(syncGm, syncLocal);
+    for (int32_t round = 0; round < sequential_rounds; ++round) {
+        for (int64_t spin = 0; spin < 5000 * (sequential_blocks - AscendC::GetBlockIdx()); ++spin) {
+            AscendC::GetSystemCycle();
+        }
+        AscendC::WaitPreBlock(syncGm, syncLocal);
+        const int32_t written = logGm.GetValue(0);
+        logGm.SetValue(1 + written, int32_t(AscendC::GetBlockIdx()));
+        logGm.SetValue(0, written + 1);
+        AscendC::NotifyNextBlock(syncGm, syncLocal);
+    }
+}
+CANOPY_REGISTER_COOPERATIVE_KERNEL(sequential_blocks_kernel);
+
+// A UB workspace without room for the round counter past the blocks' slots.
+extern "C" __global__ __aicore__ void sequential_small_workspace_kernel(GM_ADDR workspace) {
+    AscendC::GlobalTensor<int32_t> syncGm;
+    syncGm.SetGlobalBuffer((__gm__ int32_t*)workspace, 2 * 8);
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<int32_t> syncLocal = ub.Alloc<int32_t>(2 * 8);
+    AscendC::InitDetermineComputeWorkspace(syncGm, syncLocal);
+}
+CANOPY_REGISTER_COOPERATIVE_KERNEL(sequential_small_workspace_kernel);
+
 class DeviceInts {
 public:
     explicit DeviceInts(std::size_t count) : host_(count, -1) {
@@ -522,6 +556,29 @@ TEST_CASE("DumpTensor prints the tensor's elements under a header naming desc, t
     CHECK(text.str() ==
           "[block 0/1] DumpTensor: desc=7, addr=0, data_type=float32, position=UB, dump_size=8\n"
           "[block 0/1] [0.500000, 1.500000, 2.500000, 3.500000, 4.500000, 5.500000, 6.500000, 7.500000]\n");
+}
+
+TEST_CASE("WaitPreBlock / NotifyNextBlock run the blocks' sections in blockIdx order, round after round") {
+    Runtime rt;
+    Stream stream;
+    SUBCASE("the log holds 0 1 2 3 three times") {
+        DeviceInts log(1 + sequential_blocks * sequential_rounds), workspace(sequential_blocks * 8);
+        REQUIRE_ACL(aclrtMemset(log.get(), log.bytes(), 0, log.bytes()));
+        REQUIRE(ACLRT_LAUNCH_KERNEL(sequential_blocks_kernel)(sequential_blocks, stream, log.get(), workspace.get()) ==
+                0u);
+        CHECK_ACL(aclrtSynchronizeStream(stream));
+        std::vector<int64_t> raw = log.read();
+        std::vector<int32_t> entries(raw.size() * 2);
+        std::memcpy(entries.data(), raw.data(), entries.size() * sizeof(int32_t));
+        REQUIRE(entries[0] == sequential_blocks * sequential_rounds);
+        for (int32_t i = 0; i < sequential_blocks * sequential_rounds; ++i) CHECK(entries[1 + i] == i % sequential_blocks);
+    }
+    SUBCASE("a UB workspace without the round counter's block is refused") {
+        DeviceInts workspace(8);
+        expect_fault(stream, ACLRT_LAUNCH_KERNEL(sequential_small_workspace_kernel)(2, stream, workspace.get()),
+                     ACL_ERROR_RT_AICORE_EXCEPTION,
+                     {"kernel sequential_small_workspace_kernel block ", "InitDetermineComputeWorkspace", "ubWorkspace"});
+    }
 }
 
 TEST_CASE("IBSet / IBWait hand a value from one block to another through global memory") {

@@ -11,6 +11,7 @@
 #include "canopy/kernel/ascendc/global_tensor.h"
 #include "canopy/kernel/ascendc/instruction.h"
 #include "canopy/kernel/ascendc/local_tensor.h"
+#include "canopy/kernel/ascendc/system.h"
 #include "canopy/kernel/ascendc/types.h"
 #include "canopy/kernel/block.h"
 #include "canopy/kernel/pipes.h"
@@ -215,6 +216,97 @@ __aicore__ inline void IBWait(const GlobalTensor<int32_t>& gmWorkspace, const Lo
                               int32_t blockIdx, int32_t eventID) {
     canopy::kernel::ascendc::exchange_block_flag(gmWorkspace, ubWorkspace, blockIdx, eventID, 1, "IBWait");
 }
+
+}  // namespace AscendC
+
+// Deterministic computation (InitDetermineComputeWorkspace / WaitPreBlock / NotifyNextBlock): the
+// AIVs take turns in blockIdx order, round after round. The workspace layout is Ascend C's, so that
+// kernels size it the same way: a 32-byte slot per block in GM holding the round that block last
+// finished (0 once the last block closed the round), and past the blockNum slots of the UB copy the
+// block's own round counter.
+namespace canopy::kernel::ascendc {
+
+constexpr int64_t determine_slot = AscendC::ONE_BLK_SIZE / sizeof(int32_t);
+
+struct DetermineWorkspace {
+    int32_t* gm;       // blockNum slots
+    int32_t* ub;       // blockNum slots, then the round counter
+    int64_t blocks;
+    int64_t index;
+};
+
+inline DetermineWorkspace determine_workspace(const AscendC::GlobalTensor<int32_t>& gmWorkspace,
+                                              const AscendC::LocalTensor<int32_t>& ubWorkspace, const char* api) {
+    canopy::kernel::require_blocks_at_once(api);
+    const int64_t blocks = AscendC::GetBlockNum();
+    require_memory(ubWorkspace, AscendC::Hardware::UB, api, "ubWorkspace");
+    require_elements(ubWorkspace, uint64_t(blocks * determine_slot + determine_slot), api, "ubWorkspace");
+    int32_t* gm = gmWorkspace.CheckedSpan(0, uint64_t(blocks * determine_slot), true, api);
+    return {gm, ubWorkspace.GetPhyAddr(), blocks, AscendC::GetBlockIdx()};
+}
+
+inline void store_slot(int32_t* slot, int32_t value) {
+    for (int64_t i = 0; i < determine_slot; ++i) __atomic_store_n(slot + i, value, __ATOMIC_RELEASE);
+}
+
+// The blocks before this one have finished `round`, the others have not started it.
+inline bool is_turn_of(const DetermineWorkspace& workspace, int32_t round) {
+    for (int64_t block = 0; block < workspace.blocks; ++block) {
+        const int32_t seen = __atomic_load_n(workspace.gm + block * determine_slot, __ATOMIC_ACQUIRE);
+        workspace.ub[block * determine_slot] = seen;  // the UB copy the NPU's polling leaves behind
+        if (seen != (block < workspace.index ? round : 0)) return false;
+    }
+    return true;
+}
+
+}  // namespace canopy::kernel::ascendc
+
+namespace AscendC {
+
+// Must come first in the kernel: block 0 clears the GM slots and every block starts at round 1.
+__aicore__ inline void InitDetermineComputeWorkspace(GlobalTensor<int32_t>& gmWorkspace,
+                                                     LocalTensor<int32_t>& ubWorkspace) {
+    using namespace canopy::kernel::ascendc;
+    if (!ASCEND_IS_AIV) return;
+    const DetermineWorkspace workspace = determine_workspace(gmWorkspace, ubWorkspace, "InitDetermineComputeWorkspace");
+    canopy::kernel::pipe_barrier_all();
+    if (workspace.index == 0) {
+        for (int64_t block = 0; block < workspace.blocks; ++block) store_slot(workspace.gm + block * determine_slot, 0);
+    }
+    workspace.ub[workspace.blocks * determine_slot] = 1;
+    canopy::kernel::pipe_barrier_all();
+}
+
+// Waits until every block before this one has finished this block's current round.
+__aicore__ inline void WaitPreBlock(GlobalTensor<int32_t>& gmWorkspace, LocalTensor<int32_t>& ubWorkspace) {
+    using namespace canopy::kernel::ascendc;
+    if (!ASCEND_IS_AIV) return;
+    const DetermineWorkspace workspace = determine_workspace(gmWorkspace, ubWorkspace, "WaitPreBlock");
+    canopy::kernel::pipe_barrier_all();
+    const int32_t round = workspace.ub[workspace.blocks * determine_slot];
+    while (!is_turn_of(workspace, round)) canopy::kernel::poll_other_blocks();
+    canopy::kernel::pipe_barrier_all();
+}
+
+// Marks this block's round finished (the last block closes the round for everyone) and moves to the next.
+__aicore__ inline void NotifyNextBlock(GlobalTensor<int32_t>& gmWorkspace, LocalTensor<int32_t>& ubWorkspace) {
+    using namespace canopy::kernel::ascendc;
+    if (!ASCEND_IS_AIV) return;
+    const DetermineWorkspace workspace = determine_workspace(gmWorkspace, ubWorkspace, "NotifyNextBlock");
+    canopy::kernel::pipe_barrier_all();
+    int32_t& round = workspace.ub[workspace.blocks * determine_slot];
+    if (workspace.index + 1 == workspace.blocks) {
+        for (int64_t block = 0; block < workspace.blocks; ++block) store_slot(workspace.gm + block * determine_slot, 0);
+    } else {
+        store_slot(workspace.gm + workspace.index * determine_slot, round);
+    }
+    ++round;
+    canopy::kernel::pipe_barrier_all();
+}
+
+}  // namespace AscendC
+
+namespace AscendC {
 
 // Waits until every block of the launch has reached this call.
 template <bool isAIVOnly = true>
