@@ -242,7 +242,10 @@ inline DetermineWorkspace determine_workspace(const AscendC::GlobalTensor<int32_
     require_memory(ubWorkspace, AscendC::Hardware::UB, api, "ubWorkspace");
     require_elements(ubWorkspace, uint64_t(blocks * determine_slot + determine_slot), api, "ubWorkspace");
     int32_t* gm = gmWorkspace.CheckedSpan(0, uint64_t(blocks * determine_slot), true, api);
-    return {gm, ubWorkspace.GetPhyAddr(), blocks, AscendC::GetBlockIdx()};
+    const int64_t index = AscendC::GetBlockIdx();
+    // The AIVs of a __mix__ kernel count past GetBlockNum(): the workspace has one slot per block.
+    if (index >= blocks) [[unlikely]] fail_misuse(api, "AIV index ", index, " has no slot among ", blocks, " blocks");
+    return {gm, ubWorkspace.GetPhyAddr(), blocks, index};
 }
 
 inline void store_slot(int32_t* slot, int32_t value) {
