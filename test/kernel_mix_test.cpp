@@ -14,13 +14,8 @@
 
 namespace {
 
+using canopy_test::DeviceArray;
 using canopy_test::recent_error;
-
-#define REQUIRE_OK(expr)                                                                            \
-    do {                                                                                            \
-        const aclError rc_ = static_cast<aclError>(expr);                                           \
-        if (rc_ != ACL_SUCCESS) FAIL(#expr " returned " << rc_ << ": " << recent_error());          \
-    } while (false)
 
 bool contains(const std::string& text, const std::string& part) { return text.find(part) != std::string::npos; }
 
@@ -29,29 +24,12 @@ struct Runtime {
     Runtime() {
         REQUIRE(aclInit(nullptr) == ACL_SUCCESS);
         REQUIRE(aclrtSetDevice(0) == ACL_SUCCESS);
-        REQUIRE_OK(aclrtCreateStream(&stream));
+        REQUIRE_ACL(aclrtCreateStream(&stream));
     }
     ~Runtime() {
         aclrtDestroyStream(stream);
         aclrtResetDevice(0);
         aclFinalize();
-    }
-};
-
-template <class T>
-struct DeviceArray {
-    T* data = nullptr;
-    std::size_t count;
-    explicit DeviceArray(std::size_t n) : count(n) {
-        REQUIRE_OK(aclrtMalloc(reinterpret_cast<void**>(&data), bytes(), ACL_MEM_MALLOC_HUGE_FIRST));
-        REQUIRE_OK(aclrtMemset(data, bytes(), 0, bytes()));
-    }
-    ~DeviceArray() { aclrtFree(data); }
-    std::size_t bytes() const { return count * sizeof(T); }
-    std::vector<T> read() const {
-        std::vector<T> host(count);
-        REQUIRE_OK(aclrtMemcpy(host.data(), bytes(), data, bytes(), ACL_MEMCPY_DEVICE_TO_HOST));
-        return host;
     }
 };
 
@@ -63,8 +41,8 @@ TEST_CASE("__mix__(1, 2): each logical block runs one AIC and two AIVs, answerin
         CAPTURE(blocks);
         DeviceArray<CoreRecord> records(blocks * 3);
         DeviceArray<int32_t> values(blocks * 4);
-        REQUIRE_OK(launch_mix_identity(blocks, runtime.stream, records.data, values.data));
-        REQUIRE_OK(aclrtSynchronizeStream(runtime.stream));
+        REQUIRE_ACL(launch_mix_identity(blocks, runtime.stream, records.get(), values.get()));
+        REQUIRE_ACL(aclrtSynchronizeStream(runtime.stream));
         const std::vector<CoreRecord> seen = records.read();
         for (uint32_t block = 0; block < blocks; ++block) {
             CAPTURE(block);
@@ -101,8 +79,8 @@ TEST_CASE("CrossCoreSetFlag modes 0 and 1 synchronize all AIVs of the launch or 
         const uint32_t blocks = 4;
         DeviceArray<CoreRecord> records(blocks * 3);
         DeviceArray<int32_t> counter(1);
-        REQUIRE_OK(launch_mix_all_aiv(blocks, runtime.stream, records.data, counter.data));
-        REQUIRE_OK(aclrtSynchronizeStream(runtime.stream));
+        REQUIRE_ACL(launch_mix_all_aiv(blocks, runtime.stream, records.get(), counter.get()));
+        REQUIRE_ACL(aclrtSynchronizeStream(runtime.stream));
         const std::vector<CoreRecord> seen = records.read();
         for (uint32_t core = 0; core < blocks * 3; ++core) {
             if (core % 3 == 0) continue;  // the AICs take no part
@@ -114,8 +92,8 @@ TEST_CASE("CrossCoreSetFlag modes 0 and 1 synchronize all AIVs of the launch or 
         const uint32_t blocks = 5;
         DeviceArray<CoreRecord> records(blocks * 3);
         DeviceArray<int32_t> counters(blocks);
-        REQUIRE_OK(launch_mix_group_aiv(blocks, runtime.stream, records.data, counters.data));
-        REQUIRE_OK(aclrtSynchronizeStream(runtime.stream));
+        REQUIRE_ACL(launch_mix_group_aiv(blocks, runtime.stream, records.get(), counters.get()));
+        REQUIRE_ACL(aclrtSynchronizeStream(runtime.stream));
         const std::vector<CoreRecord> seen = records.read();
         for (uint32_t block = 0; block < blocks; ++block) {
             CHECK(seen[block * 3 + 1].seen == 2);
@@ -127,8 +105,8 @@ TEST_CASE("CrossCoreSetFlag modes 0 and 1 synchronize all AIVs of the launch or 
 TEST_CASE("__cube__ kernels run each block on one AIC, without a Unified Buffer") {
     Runtime runtime;
     DeviceArray<CoreRecord> records(4);
-    REQUIRE_OK(launch_cube_identity(4, runtime.stream, records.data));
-    REQUIRE_OK(aclrtSynchronizeStream(runtime.stream));
+    REQUIRE_ACL(launch_cube_identity(4, runtime.stream, records.get()));
+    REQUIRE_ACL(aclrtSynchronizeStream(runtime.stream));
     const std::vector<CoreRecord> seen = records.read();
     for (int32_t block = 0; block < 4; ++block) {
         CHECK(seen[block].core_type == 1);
@@ -143,7 +121,7 @@ TEST_CASE("cross-core misuse fails the launch with a message naming the API and 
     Runtime runtime;
     auto fails = [&](int32_t misuse, const char* part, uint32_t blocks = 2) {
         CAPTURE(misuse);
-        REQUIRE_OK(launch_mix_misuse(blocks, runtime.stream, misuse));
+        REQUIRE_ACL(launch_mix_misuse(blocks, runtime.stream, misuse));
         CHECK(aclrtSynchronizeStream(runtime.stream) == ACL_ERROR_RT_AICORE_EXCEPTION);
         const std::string error = recent_error();
         CAPTURE(error);
@@ -160,10 +138,10 @@ TEST_CASE("cross-core misuse fails the launch with a message naming the API and 
     // The stream works again afterwards.
     DeviceArray<CoreRecord> records(3);
     DeviceArray<int32_t> values(4);
-    REQUIRE_OK(launch_mix_identity(1, runtime.stream, records.data, values.data));
-    REQUIRE_OK(aclrtSynchronizeStream(runtime.stream));
+    REQUIRE_ACL(launch_mix_identity(1, runtime.stream, records.get(), values.get()));
+    REQUIRE_ACL(aclrtSynchronizeStream(runtime.stream));
 
-    REQUIRE_OK(launch_vector_cross_core(2, runtime.stream));
+    REQUIRE_ACL(launch_vector_cross_core(2, runtime.stream));
     CHECK(aclrtSynchronizeStream(runtime.stream) == ACL_ERROR_RT_AICORE_EXCEPTION);
     CHECK(contains(recent_error(), "CrossCoreSetFlag: kernel vector_cross_core is not a __mix__ kernel"));
 }

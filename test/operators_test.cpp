@@ -16,33 +16,6 @@ using namespace canopy_test;
 
 namespace {
 
-// Device memory holding a copy of host data (or room for it), read back with aclrtMemcpy.
-template <typename T>
-class DeviceArray {
-public:
-    explicit DeviceArray(std::size_t count) : count_(count) {
-        REQUIRE_ACL(aclrtMalloc(&device_, bytes(), ACL_MEM_MALLOC_HUGE_FIRST));
-    }
-    explicit DeviceArray(const std::vector<T>& host) : DeviceArray(host.size()) {
-        REQUIRE_ACL(aclrtMemcpy(device_, bytes(), host.data(), bytes(), ACL_MEMCPY_HOST_TO_DEVICE));
-    }
-    ~DeviceArray() { aclrtFree(device_); }
-    DeviceArray(const DeviceArray&) = delete;
-    DeviceArray& operator=(const DeviceArray&) = delete;
-
-    void* get() const { return device_; }
-    std::size_t bytes() const { return count_ * sizeof(T); }
-    std::vector<T> read() const {
-        std::vector<T> host(count_);
-        REQUIRE_ACL(aclrtMemcpy(host.data(), bytes(), device_, bytes(), ACL_MEMCPY_DEVICE_TO_HOST));
-        return host;
-    }
-
-private:
-    std::size_t count_;
-    void* device_ = nullptr;
-};
-
 template <typename T>
 std::vector<T> random_values(std::size_t count, double low, double high, unsigned seed) {
     std::mt19937 engine(seed);

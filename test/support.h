@@ -21,6 +21,7 @@
 #include <string>
 #include <thread>
 #include <utility>
+#include <vector>
 
 #include <doctest/doctest.h>
 
@@ -79,6 +80,38 @@ inline std::string recent_error() {
     } while (false)
 
 namespace canopy_test {
+
+// Device memory of `count` elements of T, zeroed, or holding a copy of host data; read back with
+// aclrtMemcpy. The one device buffer of the suite.
+template <typename T>
+class DeviceArray {
+public:
+    explicit DeviceArray(std::size_t count) : count_(count) {
+        REQUIRE_ACL(aclrtMalloc(reinterpret_cast<void**>(&device_), bytes(), ACL_MEM_MALLOC_HUGE_FIRST));
+        clear();
+    }
+    explicit DeviceArray(const std::vector<T>& host) : count_(host.size()) {
+        REQUIRE_ACL(aclrtMalloc(reinterpret_cast<void**>(&device_), bytes(), ACL_MEM_MALLOC_HUGE_FIRST));
+        REQUIRE_ACL(aclrtMemcpy(device_, bytes(), host.data(), bytes(), ACL_MEMCPY_HOST_TO_DEVICE));
+    }
+    ~DeviceArray() { aclrtFree(device_); }
+    DeviceArray(const DeviceArray&) = delete;
+    DeviceArray& operator=(const DeviceArray&) = delete;
+
+    T* get() const { return device_; }
+    std::size_t size() const { return count_; }
+    std::size_t bytes() const { return count_ * sizeof(T); }
+    std::vector<T> read() const {
+        std::vector<T> host(count_);
+        REQUIRE_ACL(aclrtMemcpy(host.data(), bytes(), device_, bytes(), ACL_MEMCPY_DEVICE_TO_HOST));
+        return host;
+    }
+    void clear() { REQUIRE_ACL(aclrtMemset(device_, bytes(), 0, bytes())); }
+
+private:
+    std::size_t count_;
+    T* device_ = nullptr;
+};
 
 // A JSON file for aclInit, removed again at the end of the test.
 class ConfigFile {

@@ -11,30 +11,6 @@
 
 namespace canopy_test {
 
-// Device memory holding `host`'s elements.
-template <typename T>
-class DeviceArray {
-public:
-    explicit DeviceArray(std::vector<T> host) : host_(std::move(host)) {
-        REQUIRE_ACL(aclrtMalloc(&device_, bytes(), ACL_MEM_MALLOC_HUGE_FIRST));
-        REQUIRE_ACL(aclrtMemcpy(device_, bytes(), host_.data(), bytes(), ACL_MEMCPY_HOST_TO_DEVICE));
-    }
-    ~DeviceArray() { aclrtFree(device_); }
-    DeviceArray(const DeviceArray&) = delete;
-    DeviceArray& operator=(const DeviceArray&) = delete;
-
-    void* get() const { return device_; }
-    std::size_t bytes() const { return host_.size() * sizeof(T); }
-    std::vector<T> read() {
-        REQUIRE_ACL(aclrtMemcpy(host_.data(), bytes(), device_, bytes(), ACL_MEMCPY_DEVICE_TO_HOST));
-        return host_;
-    }
-
-private:
-    std::vector<T> host_;
-    void* device_ = nullptr;
-};
-
 // The launch succeeds; the stream's synchronize returns `code` with every fragment in the message.
 inline void expect_launch_fault(aclrtStream stream, uint32_t launch_rc, int code,
                                 std::initializer_list<const char*> fragments) {
