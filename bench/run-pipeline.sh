@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# Installs what is missing, builds Canopy (Release) and runs the main job: the pipeline program.
+# Installs what is missing, builds Canopy (Release) and runs the main job: canopy-bench, a verified
+# multi-stream pipeline benchmark (options: ./build/release/bench/canopy-bench --help).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash third_party/install-deps.sh
 cmake --preset release
-cmake --build --preset release --target pipeline
-./build/release/bench/pipeline "$@"
+cmake --build --preset release --target canopy-bench
+./build/release/bench/canopy-bench "$@"
