@@ -1,7 +1,9 @@
 // Device attributes, status, utilization and resource limits: aclrtGetDeviceInfo,
 // aclrtQueryDeviceStatus, aclrtGetDeviceUtilizationRate, aclrtGet/Set/ResetDeviceResLimit,
-// aclrtGetResInCurrentThread, aclrtDeviceGetBareTgid. A vector-core limit caps how many blocks of a
-// launch run at once.
+// aclrtGetResInCurrentThread, aclrtDeviceGetBareTgid, the stream-level limits
+// (aclrtGet/Set/ResetStreamResLimit, aclrtUse/UnuseStreamResInCurrentThread). Core limits cap how
+// many blocks of a launch run at once: vector cores for __vector__ kernels, cube cores for
+// __cube__ ones, both for __mix__ ones; a stream's own limit takes precedence over the device's.
 #include <unistd.h>
 
 #include <thread>
@@ -124,6 +126,182 @@ TEST_CASE("a vector-core limit caps the number of blocks of a launch that run at
     REQUIRE_ACL(launch_concurrency_probe(32, nullptr, &probe));
     REQUIRE_ACL(aclrtSynchronizeStream(nullptr));
     CHECK(probe.blocks_done.load() == 32);
+}
+
+namespace {
+// concurrency_probe's body in a __cube__ kernel and a __mix__(1, 2) one, registered here with their
+// cores as canopy_add_kernels would for those qualifiers. A mix block runs its AIC and two AIVs one
+// after another on one thread, so `running` counts blocks in flight there too.
+void probe_block(ConcurrencyProbe* probe) {
+    const uint32_t now = probe->running.fetch_add(1) + 1;
+    uint32_t seen = probe->max_running.load();
+    while (now > seen && !probe->max_running.compare_exchange_weak(seen, now)) {}
+    for (int i = 0; i < 20000 && probe->running.load() < probe->wanted; ++i) std::this_thread::yield();
+    probe->running.fetch_sub(1);
+    probe->blocks_done.fetch_add(1);
+}
+}  // namespace
+
+extern "C" __global__ __aicore__ void cube_concurrency_probe(ConcurrencyProbe* probe) { probe_block(probe); }
+extern "C" __global__ __aicore__ void mix_concurrency_probe(ConcurrencyProbe* probe) { probe_block(probe); }
+CANOPY_REGISTER_KERNEL(cube_concurrency_probe);
+CANOPY_KERNEL_CORES(cube_concurrency_probe, 1, 0, false);
+CANOPY_REGISTER_KERNEL(mix_concurrency_probe);
+CANOPY_KERNEL_CORES(mix_concurrency_probe, 1, 2, true);
+
+namespace {
+// The most blocks of one 32-block launch of `kernel` on `stream` that ran at once.
+template <class Launch>
+uint32_t peak_blocks(aclrtStream stream, Launch launch, uint32_t cores_per_block = 1) {
+    ConcurrencyProbe probe;
+    probe.wanted = 8;  // blocks wait for company the limit does not allow
+    REQUIRE(launch(32, stream, &probe) == 0u);
+    REQUIRE_ACL(aclrtSynchronizeStream(stream));
+    CHECK(probe.blocks_done.load() == 32 * cores_per_block);
+    CHECK(probe.max_running.load() >= 1);
+    return probe.max_running.load();
+}
+
+uint32_t launch_cube_probe(uint32_t blocks, void* stream, ConcurrencyProbe* probe) {
+    return ACLRT_LAUNCH_KERNEL(cube_concurrency_probe)(blocks, stream, probe);
+}
+uint32_t launch_mix_probe(uint32_t blocks, void* stream, ConcurrencyProbe* probe) {
+    return ACLRT_LAUNCH_KERNEL(mix_concurrency_probe)(blocks, stream, probe);
+}
+}  // namespace
+
+TEST_CASE("a cube-core limit caps __cube__ and __mix__ launches; a vector-core limit leaves __cube__ ones alone") {
+    ConfiguredRuntime rt(6);
+    SUBCASE("cube kernels") {
+        for (uint32_t limit : {1u, 2u}) {
+            CAPTURE(limit);
+            REQUIRE_ACL(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, limit));
+            CHECK(peak_blocks(nullptr, launch_cube_probe) <= limit);
+        }
+    }
+    SUBCASE("a vector limit does not apply to a kernel without AIVs") {
+        REQUIRE_ACL(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, 1));
+        REQUIRE_ACL(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, 3));
+        CHECK(peak_blocks(nullptr, launch_cube_probe) <= 3);
+    }
+    SUBCASE("mix kernels: a block takes one cube core and two vector cores") {
+        REQUIRE_ACL(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, 1));
+        CHECK(peak_blocks(nullptr, launch_mix_probe, 3) <= 1);
+        REQUIRE_ACL(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, 3));
+        REQUIRE_ACL(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, 4));  // room for two blocks' AIVs
+        CHECK(peak_blocks(nullptr, launch_mix_probe, 3) <= 2);
+    }
+    REQUIRE_ACL(aclrtResetDeviceResLimit(0));
+    peak_blocks(nullptr, launch_cube_probe);
+}
+
+TEST_CASE("stream resource limits: a stream's own limit caps its launches and takes precedence over the device's") {
+    ConfiguredRuntime rt(6);
+    Stream limited;
+    Stream other;
+    uint32_t value = 0;
+    CHECK_ACL(aclrtGetStreamResLimit(limited, ACL_RT_DEV_RES_VECTOR_CORE, &value));
+    CHECK(value == 40);  // nothing set: the hardware's
+    REQUIRE_ACL(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_CUBE_CORE, 5));
+    CHECK_ACL(aclrtGetStreamResLimit(limited, ACL_RT_DEV_RES_CUBE_CORE, &value));
+    CHECK(value == 5);  // the device's
+
+    REQUIRE_ACL(aclrtSetStreamResLimit(limited, ACL_RT_DEV_RES_VECTOR_CORE, 1));
+    REQUIRE_ACL(aclrtSetStreamResLimit(limited, ACL_RT_DEV_RES_CUBE_CORE, 2));
+    CHECK_ACL(aclrtGetStreamResLimit(limited, ACL_RT_DEV_RES_VECTOR_CORE, &value));
+    CHECK(value == 1);
+    CHECK_ACL(aclrtGetStreamResLimit(limited, ACL_RT_DEV_RES_CUBE_CORE, &value));
+    CHECK(value == 2);
+    CHECK(peak_blocks(limited, launch_concurrency_probe) <= 1);
+    CHECK(peak_blocks(limited, launch_cube_probe) <= 2);
+    CHECK(peak_blocks(limited, launch_mix_probe, 3) <= 1);  // two AIVs need more than one vector core: one block
+    CHECK(peak_blocks(other, launch_cube_probe) <= 5);      // the device's limit there
+
+    SUBCASE("the stream's limit wins over a lower device limit") {
+        REQUIRE_ACL(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, 1));
+        REQUIRE_ACL(aclrtSetStreamResLimit(limited, ACL_RT_DEV_RES_VECTOR_CORE, 3));
+        CHECK_ACL(aclrtGetStreamResLimit(limited, ACL_RT_DEV_RES_VECTOR_CORE, &value));
+        CHECK(value == 3);
+        CHECK(peak_blocks(limited, launch_concurrency_probe) <= 3);
+        CHECK(peak_blocks(other, launch_concurrency_probe) <= 1);
+    }
+    SUBCASE("a limit applies to launches enqueued after it is set, not to those already queued") {
+        Gate gate;
+        REQUIRE_ACL(gate.hold(limited));
+        ConcurrencyProbe probe;
+        probe.wanted = 8;
+        REQUIRE(launch_concurrency_probe(32, limited, &probe) == 0u);
+        REQUIRE_ACL(aclrtResetStreamResLimit(limited));
+        gate.open();
+        REQUIRE_ACL(aclrtSynchronizeStream(limited));
+        CHECK(probe.blocks_done.load() == 32);
+        CHECK(probe.max_running.load() <= 1);
+        CHECK_ACL(aclrtGetStreamResLimit(limited, ACL_RT_DEV_RES_VECTOR_CORE, &value));
+        CHECK(value == 40);
+    }
+    SUBCASE("aclrtResetStreamResLimit returns the stream to the device's limits") {
+        REQUIRE_ACL(aclrtResetStreamResLimit(limited));
+        CHECK_ACL(aclrtGetStreamResLimit(limited, ACL_RT_DEV_RES_CUBE_CORE, &value));
+        CHECK(value == 5);
+        CHECK_ACL(aclrtGetStreamResLimit(limited, ACL_RT_DEV_RES_VECTOR_CORE, &value));
+        CHECK(value == 40);
+    }
+    SUBCASE("NULL is the default stream") {
+        REQUIRE_ACL(aclrtSetStreamResLimit(nullptr, ACL_RT_DEV_RES_VECTOR_CORE, 2));
+        CHECK_ACL(aclrtGetStreamResLimit(nullptr, ACL_RT_DEV_RES_VECTOR_CORE, &value));
+        CHECK(value == 2);
+        CHECK(peak_blocks(nullptr, launch_concurrency_probe) <= 2);
+        REQUIRE_ACL(aclrtResetStreamResLimit(nullptr));
+    }
+    SUBCASE("argument checks") {
+        CHECK_ACL_CODE(aclrtSetStreamResLimit(limited, ACL_RT_DEV_RES_VECTOR_CORE, 0), ACL_ERROR_INVALID_PARAM);
+        CHECK_ACL_CODE(aclrtSetStreamResLimit(limited, ACL_RT_DEV_RES_VECTOR_CORE, 41), ACL_ERROR_INVALID_PARAM);
+        CHECK_ACL_CODE(aclrtSetStreamResLimit(limited, ACL_RT_DEV_RES_CUBE_CORE, 21), ACL_ERROR_INVALID_PARAM);
+        CHECK(recent_error().find("value 21") != std::string::npos);
+        CHECK_ACL_CODE(aclrtSetStreamResLimit(limited, static_cast<aclrtDevResLimitType>(9), 1), ACL_ERROR_INVALID_PARAM);
+        CHECK_ACL_CODE(aclrtGetStreamResLimit(limited, ACL_RT_DEV_RES_VECTOR_CORE, nullptr), ACL_ERROR_INVALID_PARAM);
+        CHECK_ACL_CODE(aclrtGetStreamResLimit(reinterpret_cast<aclrtStream>(0x1234), ACL_RT_DEV_RES_VECTOR_CORE, &value),
+                       ACL_ERROR_RT_INVALID_HANDLE);
+        CHECK_ACL_CODE(aclrtResetStreamResLimit(reinterpret_cast<aclrtStream>(0x1234)), ACL_ERROR_RT_INVALID_HANDLE);
+        CHECK_ACL_CODE(aclrtUseStreamResInCurrentThread(reinterpret_cast<aclrtStream>(0x1234)), ACL_ERROR_RT_INVALID_HANDLE);
+    }
+    REQUIRE_ACL(aclrtResetDeviceResLimit(0));
+}
+
+TEST_CASE("aclrtUseStreamResInCurrentThread: the thread's view follows the stream's limits until aclrtUnuse") {
+    ConfiguredRuntime rt(2);
+    Stream stream;
+    uint32_t value = 0;
+    REQUIRE_ACL(aclrtSetDeviceResLimit(0, ACL_RT_DEV_RES_VECTOR_CORE, 8));
+    REQUIRE_ACL(aclrtSetStreamResLimit(stream, ACL_RT_DEV_RES_VECTOR_CORE, 12));
+    CHECK_ACL(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_VECTOR_CORE, &value));
+    CHECK(value == 8);
+    CHECK_ACL(aclrtUseStreamResInCurrentThread(stream));
+    CHECK_ACL(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_VECTOR_CORE, &value));
+    CHECK(value == 12);  // stream > device > hardware
+    CHECK_ACL(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_CUBE_CORE, &value));
+    CHECK(value == 20);  // the stream sets no cube limit, nor the device
+    std::thread([] {
+        // Another thread of the same context does not use the stream's limits.
+        uint32_t seen = 0;
+        CHECK(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_VECTOR_CORE, &seen) == ACL_ERROR_RT_CONTEXT_NULL);
+    }).join();
+    CHECK_ACL(aclrtUnuseStreamResInCurrentThread(stream));
+    CHECK_ACL(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_VECTOR_CORE, &value));
+    CHECK(value == 8);
+
+    // A used stream that is destroyed leaves the thread with the device's limits.
+    aclrtStream doomed = nullptr;
+    REQUIRE_ACL(aclrtCreateStream(&doomed));
+    REQUIRE_ACL(aclrtSetStreamResLimit(doomed, ACL_RT_DEV_RES_VECTOR_CORE, 3));
+    CHECK_ACL(aclrtUseStreamResInCurrentThread(doomed));
+    CHECK_ACL(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_VECTOR_CORE, &value));
+    CHECK(value == 3);
+    REQUIRE_ACL(aclrtDestroyStream(doomed));
+    CHECK_ACL(aclrtGetResInCurrentThread(ACL_RT_DEV_RES_VECTOR_CORE, &value));
+    CHECK(value == 8);
+    CHECK_ACL(aclrtUnuseStreamResInCurrentThread(nullptr));
+    REQUIRE_ACL(aclrtResetDeviceResLimit(0));
 }
 
 TEST_CASE("aclrtDeviceGetBareTgid returns the process id") {

@@ -1,5 +1,7 @@
 // Memory: device and page-locked host allocation, the memory budget, copies (synchronous,
 // asynchronous, 2-D) with their kinds and bounds, memsets and aclrtGetMemInfo.
+#include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <cstring>
 #include <numeric>
@@ -261,6 +263,132 @@ TEST_CASE("aclrtMemcpy copies in every supported direction, with DEFAULT inferri
         CHECK(Bytes(back.begin(), back.begin() + 100) == Bytes(100, 0));
         CHECK(Bytes(back.begin() + 156, back.end()) == Bytes(n - 156, 0));
     }
+}
+
+// ---- synchronous copies ordered after queued work (the "sync_copies_wait" option)
+namespace {
+// A runtime whose synchronous copies and memsets wait for the work queued on the device's streams.
+class OrderedSyncRuntime {
+public:
+    OrderedSyncRuntime() : file_("{\"canopy\": {\"workers_per_device\": 2, \"sync_copies_wait\": true}}"), runtime_(file_.path()) {}
+
+private:
+    ConfigFile file_;
+    Runtime runtime_;
+};
+
+// A host function that sleeps, then stores `value` into every byte of device memory, as a kernel
+// still running when the synchronous copy is called would.
+struct SlowWrite {
+    unsigned char* device;
+    std::size_t size;
+    unsigned char value;
+    static void run(void* self) {
+        auto* write = static_cast<SlowWrite*>(self);
+        std::this_thread::sleep_for(std::chrono::milliseconds(60));
+        std::memset(write->device, write->value, write->size);
+    }
+};
+}  // namespace
+
+TEST_CASE("with sync_copies_wait, aclrtMemcpy, aclrtMemcpy2d and aclrtMemset run after the work queued on every stream") {
+    OrderedSyncRuntime rt;
+    constexpr std::size_t n = 256;
+    Stream stream;
+    DeviceBuffer device(n);
+    DeviceBuffer copy(n);
+    write_device(device.get(), Bytes(n, 0));
+
+    SUBCASE("a copy reads what a host function queued on another stream wrote") {
+        SlowWrite write{device.get(), n, 0x3c};
+        REQUIRE_ACL(aclrtLaunchHostFunc(stream, &SlowWrite::run, &write));
+        CHECK_ACL(aclrtMemcpy(copy.get(), n, device.get(), n, ACL_MEMCPY_DEVICE_TO_DEVICE));
+        CHECK(read_device(copy.get(), n) == Bytes(n, 0x3c));
+    }
+    SUBCASE("the default stream's queued work is waited for too") {
+        SlowWrite write{device.get(), n, 0x11};
+        REQUIRE_ACL(aclrtLaunchHostFunc(nullptr, &SlowWrite::run, &write));
+        CHECK(read_device(device.get(), n) == Bytes(n, 0x11));
+    }
+    SUBCASE("a memset lands after a queued write, not under it") {
+        SlowWrite write{device.get(), n, 0x77};
+        REQUIRE_ACL(aclrtLaunchHostFunc(stream, &SlowWrite::run, &write));
+        CHECK_ACL(aclrtMemset(device.get(), n, 0x05, n));
+        CHECK_ACL(aclrtSynchronizeStream(stream));
+        CHECK(read_device(device.get(), n) == Bytes(n, 0x05));
+    }
+    SUBCASE("a 2-D copy reads what a queued write left") {
+        SlowWrite write{device.get(), n, 0x42};
+        REQUIRE_ACL(aclrtLaunchHostFunc(stream, &SlowWrite::run, &write));
+        Bytes rows(64, 0);
+        CHECK_ACL(aclrtMemcpy2d(rows.data(), 16, device.get(), 32, 16, 4, ACL_MEMCPY_DEVICE_TO_HOST));
+        CHECK(rows == Bytes(64, 0x42));
+    }
+}
+
+namespace {
+// Calls a synchronous copy from inside a host function of `stream`, with work queued behind it.
+struct CopyInHostFunc {
+    aclrtContext context;
+    unsigned char* device;
+    std::size_t size;
+    Bytes read;
+    aclError rc = ACL_ERROR_INTERNAL_ERROR;
+    std::atomic<int> after_done{0};
+    static void run(void* self) {
+        auto* call = static_cast<CopyInHostFunc*>(self);
+        aclrtSetCurrentContext(call->context);
+        call->read.assign(call->size, 0xff);
+        call->rc = aclrtMemcpy(call->read.data(), call->size, call->device, call->size, ACL_MEMCPY_DEVICE_TO_HOST);
+    }
+};
+}  // namespace
+
+TEST_CASE("with sync_copies_wait, a synchronous copy inside a host function does not wait (it would wait for itself)") {
+    OrderedSyncRuntime rt;
+    constexpr std::size_t n = 64;
+    Stream stream;
+    DeviceBuffer device(n);
+    write_device(device.get(), Bytes(n, 9));
+    aclrtContext context = nullptr;
+    REQUIRE_ACL(aclrtGetCurrentContext(&context));
+    CopyInHostFunc call{context, device.get(), n, {}};
+    REQUIRE_ACL(aclrtLaunchHostFunc(stream, &CopyInHostFunc::run, &call));
+    // Work queued behind the host function: waiting for it from inside would never end.
+    REQUIRE_ACL(launch_increment(stream, call.after_done));
+    CHECK_ACL(aclrtSynchronizeStream(stream));
+    CHECK(call.rc == ACL_SUCCESS);
+    CHECK(call.read == Bytes(n, 9));
+    CHECK(call.after_done == 1);
+}
+
+TEST_CASE("with sync_copies_wait, a stream parked on a notify nobody has recorded yet does not hold a copy up") {
+    OrderedSyncRuntime rt;
+    constexpr std::size_t n = 64;
+    Stream waiting;
+    Stream busy;
+    DeviceBuffer device(n);
+    write_device(device.get(), Bytes(n, 0));
+    aclrtNotify notify = nullptr;
+    REQUIRE_ACL(aclrtCreateNotify(&notify, 0));
+    // Only this thread records the notify, after the copy: waiting for `waiting` would hang.
+    REQUIRE_ACL(aclrtWaitAndResetNotify(notify, waiting, 0));
+    std::atomic<int> behind_wait{0};
+    REQUIRE_ACL(launch_increment(waiting, behind_wait));
+    // The other stream's queued work is still waited for.
+    SlowWrite write{device.get(), n, 0x66};
+    REQUIRE_ACL(aclrtLaunchHostFunc(busy, &SlowWrite::run, &write));
+    CHECK(read_device(device.get(), n) == Bytes(n, 0x66));
+    CHECK(behind_wait == 0);
+    REQUIRE_ACL(aclrtRecordNotify(notify, busy));
+    CHECK_ACL(aclrtSynchronizeStream(waiting));
+    CHECK(behind_wait == 1);
+    CHECK_ACL(aclrtDestroyNotify(notify));
+}
+
+TEST_CASE("sync_copies_wait must be a boolean") {
+    ConfigFile file("{\"canopy\": {\"sync_copies_wait\": 1}}");
+    CHECK_ACL_CODE(aclInit(file.path()), ACL_ERROR_FILE_ATTR_INVALID);
 }
 
 TEST_CASE("copy kinds 6 and 7 and wrong-direction kinds are ACL_ERROR_INVALID_PARAM") {

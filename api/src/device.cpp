@@ -221,6 +221,27 @@ uint32_t effective_limit(const engine::Device& device, engine::CoreKind kind) {
     return limit ? limit : hardware_cores(kind);
 }
 
+void check_limit(engine::CoreKind kind, uint32_t value) {
+    if (value == 0 || value > hardware_cores(kind)) {
+        fail(ACL_ERROR_INVALID_PARAM, "value " + std::to_string(value) + " is not in [1, " +
+                                          std::to_string(hardware_cores(kind)) + "], the cores of " + soc::name);
+    }
+}
+
+// A stream's limit of a kind, else its device's, else the hardware's (CANN's order of priority).
+uint32_t effective_limit(const engine::Stream& stream, engine::CoreKind kind) {
+    const uint32_t limit = stream.core_limit(kind);
+    return limit ? limit : effective_limit(stream.device(), kind);
+}
+
+// aclrtUseStreamResInCurrentThread: the stream whose limits the thread's queries report. Kept as
+// the handle, looked up again at each query, so that a destroyed stream is simply not found.
+struct UsedStream {
+    bool set = false;
+    void* handle = nullptr;  // nullptr: the default stream of the thread's current context
+};
+thread_local UsedStream used_stream;
+
 engine::Device& set_device(State& state, int32_t deviceId) {
     check_device_id(state, deviceId);
     engine::Device* device = state.runtime.device(deviceId);
@@ -244,10 +265,7 @@ aclError aclrtSetDeviceResLimit(int32_t deviceId, aclrtDevResLimitType type, uin
     return call("aclrtSetDeviceResLimit", [&] {
         const engine::CoreKind kind = core_kind(type);
         engine::Device& device = set_device(state(), deviceId);
-        if (value == 0 || value > hardware_cores(kind)) {
-            fail(ACL_ERROR_INVALID_PARAM, "value " + std::to_string(value) + " is not in [1, " +
-                                              std::to_string(hardware_cores(kind)) + "], the cores of " + soc::name);
-        }
+        check_limit(kind, value);
         device.set_core_limit(kind, value);
     });
 }
@@ -264,8 +282,56 @@ aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value) 
     return call("aclrtGetResInCurrentThread", [&] {
         require(value, "value");
         const engine::CoreKind kind = core_kind(type);
-        // No stream-level limits: the thread's device's limit applies.
-        *value = effective_limit(current_context(state()).device(), kind);
+        State& s = state();
+        engine::Context& context = current_context(s);
+        const engine::Stream* used = nullptr;
+        if (used_stream.set) used = used_stream.handle ? s.streams.find(used_stream.handle) : &context.default_stream();
+        *value = used ? effective_limit(*used, kind) : effective_limit(context.device(), kind);
+    });
+}
+
+aclError aclrtGetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t* value) {
+    return call("aclrtGetStreamResLimit", [&] {
+        require(value, "value");
+        const engine::CoreKind kind = core_kind(type);
+        State& s = state();
+        *value = effective_limit(target_stream(s, stream, "stream"), kind);
+    });
+}
+
+aclError aclrtSetStreamResLimit(aclrtStream stream, aclrtDevResLimitType type, uint32_t value) {
+    return call("aclrtSetStreamResLimit", [&] {
+        const engine::CoreKind kind = core_kind(type);
+        State& s = state();
+        engine::Stream& target = target_stream(s, stream, "stream");
+        check_limit(kind, value);
+        // Launches enqueued from now on run at most this many cores of the kind at once.
+        target.set_core_limit(kind, value);
+    });
+}
+
+aclError aclrtResetStreamResLimit(aclrtStream stream) {
+    return call("aclrtResetStreamResLimit", [&] {
+        State& s = state();
+        engine::Stream& target = target_stream(s, stream, "stream");
+        target.set_core_limit(engine::CoreKind::cube, 0);
+        target.set_core_limit(engine::CoreKind::vector, 0);
+    });
+}
+
+aclError aclrtUseStreamResInCurrentThread(aclrtStream stream) {
+    return call("aclrtUseStreamResInCurrentThread", [&] {
+        State& s = state();
+        target_stream(s, stream, "stream");
+        used_stream = UsedStream{true, stream};
+    });
+}
+
+aclError aclrtUnuseStreamResInCurrentThread(aclrtStream stream) {
+    return call("aclrtUnuseStreamResInCurrentThread", [&] {
+        State& s = state();
+        target_stream(s, stream, "stream");
+        used_stream = UsedStream{};
     });
 }
 

@@ -153,6 +153,12 @@ void* allocate(State& state, std::size_t size, MemoryKind kind, engine::Device* 
     return pointer;
 }
 
+// The synchronous copies and memsets: see RuntimeConfig::sync_copies_wait and
+// Device::wait_queued_work (which never waits when called from a host function or callback).
+void wait_if_configured(engine::Device& device) {
+    if (device.config().sync_copies_wait) device.wait_queued_work();
+}
+
 engine::Operation copy_operation(void* dst, const void* src, std::size_t count) {
     return engine::Operation{engine::OpKind::memcpy, count, nullptr,
                              [dst, src, count](engine::OpRun&) { engine::copy_bytes(dst, src, count); }};
@@ -222,8 +228,10 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, a
         State& s = state();
         engine::Device& device = current_context(s).device();
         if (!check_copy(s, dst, destMax, src, count, kind).needed) return;
-        // Synchronous, on the calling thread helped by the device's workers; it does not wait for
-        // any stream (CANN programs synchronize first).
+        // Synchronous, on the calling thread helped by the device's workers. As documented for
+        // CANN it does not wait for any stream (programs synchronize first), unless the runtime
+        // was configured to order it after queued work (sync_copies_wait, config.h).
+        wait_if_configured(device);
         device.arena().execute([&] { engine::copy_bytes(dst, src, count); });
     });
 }
@@ -252,6 +260,7 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count)
         engine::Device& device = current_context(s).device();
         check_memset(s, devPtr, maxCount, count);
         if (count == 0) return;
+        wait_if_configured(device);
         device.arena().execute([&] { engine::fill_bytes(devPtr, value, count); });
     });
 }
@@ -274,6 +283,7 @@ aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch,
         State& s = state();
         engine::Device& device = current_context(s).device();
         if (!check_copy_2d(s, dst, dpitch, src, spitch, width, height, kind).needed) return;
+        wait_if_configured(device);
         device.arena().execute([&] { engine::copy_2d(dst, dpitch, src, spitch, width, height); });
     });
 }

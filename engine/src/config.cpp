@@ -51,6 +51,11 @@ RuntimeConfig load_config(const std::string& path) {
             config.ub_bytes = read_count(*section, "ub_size_kb", 16, 4096, path) * 1024;
         } else if (key == "device_memory_mb") {
             config.device_memory_bytes = read_count(*section, "device_memory_mb", 1, std::size_t{1} << 24, path) << 20;
+        } else if (key == "sync_copies_wait") {
+            if (!value.is_boolean()) {
+                throw ConfigError{ACL_ERROR_FILE_ATTR_INVALID, path + ": \"canopy\".sync_copies_wait must be true or false"};
+            }
+            config.sync_copies_wait = value.get<bool>();
         } else {
             throw ConfigError{ACL_ERROR_FILE_ATTR_INVALID, path + ": unknown option \"canopy\"." + key};
         }

@@ -109,6 +109,35 @@ bool Device::reached(const StreamMark& mark) {
     return found == live_streams_.end() || (*found)->finished_.load(std::memory_order_acquire) >= mark.target;
 }
 
+void Device::wait_queued_work() {
+    if (in_stream_work()) return;
+    std::vector<StreamMark> marks = busy_streams();
+    // Polled under live_mutex_ rather than slept on per stream: a stream may be destroyed while
+    // this waits (its destructor drains it first, so a vanished stream has reached its mark), and
+    // holding streams_mutex_ the whole time, as synchronize does, would block a host function
+    // of the very work waited for that creates or destroys a stream.
+    for (int round = 0;; ++round) {
+        bool movable = false;
+        {
+            std::lock_guard lock(live_mutex_);
+            marks.erase(std::remove_if(marks.begin(), marks.end(),
+                                       [this](const StreamMark& mark) {
+                                           auto found = live_streams_.find(const_cast<Stream*>(mark.stream));
+                                           return found == live_streams_.end() ||
+                                                  (*found)->finished_.load(std::memory_order_acquire) >= mark.target;
+                                       }),
+                        marks.end());
+            for (const StreamMark& mark : marks) movable = movable || !mark.stream->parked();
+        }
+        if (!movable) return;
+        if (round < 64) {
+            std::this_thread::yield();
+        } else {
+            std::this_thread::sleep_for(std::chrono::microseconds(round < 1024 ? 20 : 200));
+        }
+    }
+}
+
 Failure Device::synchronize(std::int32_t timeout_ms) {
     const std::int64_t deadline = timeout_ms < 0 ? -1 : now_ns() + std::int64_t{timeout_ms} * 1'000'000;
     Failure first;

@@ -141,6 +141,7 @@ OpNode* OpNode::run(bool may_continue) {
     if (!stream.skips_work(kind)) {
         stream.running_task_.store(task_, std::memory_order_relaxed);
         try {
+            const StreamWorkScope in_work;
             operation_.work(run);
         } catch (const OperationError& error) {
             stream.fail_task(task_, operation_, error.code(), error.what());
@@ -160,6 +161,7 @@ OpNode* OpNode::run(bool may_continue) {
 
 void OpNode::hold_device() {
     holds_device_ = true;
+    stream_->deferred_.fetch_add(1, std::memory_order_acq_rel);
     pool_.graph().reserve_wait();
 }
 
@@ -187,6 +189,7 @@ OpNode* OpNode::finish(bool may_continue) {
         }
     }
     const bool held = holds_device_;
+    if (held) stream_->deferred_.fetch_sub(1, std::memory_order_acq_rel);
     stream_->on_finished();  // the stream may be destroyed from here on
     bool recycled;
     {

@@ -39,6 +39,7 @@ ReportHub::Result ReportHub::unsubscribe(Channel channel, std::uint64_t thread_i
         }
     }
     for (Item& item : orphans) {
+        const StreamWorkScope in_work;
         item.fn(item.data);
         item.completion.complete();
     }
@@ -99,6 +100,7 @@ ReportHub::Result ReportHub::process(Channel channel, std::uint64_t thread_id, s
     Item item = std::move(subscriber->items.front());
     subscriber->items.pop_front();
     lock.unlock();
+    const StreamWorkScope in_work;  // the callback is its stream's work, run on this thread
     item.fn(item.data);
     item.completion.complete();
     return Result::ok;

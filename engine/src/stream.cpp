@@ -24,9 +24,14 @@ std::int64_t deadline_after(std::int32_t timeout_ms) {
 }
 
 thread_local std::uint64_t thread_last_task = 0;
+thread_local int thread_work_depth = 0;
 }  // namespace
 
 std::uint64_t last_task_id() { return thread_last_task; }
+
+bool in_stream_work() { return thread_work_depth != 0; }
+StreamWorkScope::StreamWorkScope() { ++thread_work_depth; }
+StreamWorkScope::~StreamWorkScope() { --thread_work_depth; }
 
 Stream::Stream(Context& context, int priority, std::uint32_t flags)
     : context_(context),

@@ -676,7 +676,8 @@ void run_limited(LaunchState& launch, std::uint32_t cores) {
     });
 }
 
-void run_block_parallel(LaunchState& launch) {
+// `cap`: how many blocks may run at once under the core limits in force at enqueue (0: none).
+void run_block_parallel(LaunchState& launch, std::uint32_t cap) {
     if (launch.num_blocks == 1) {
         // No parallel_for for a single block: its task setup would be most of the launch's cost.
         BlockRunner runner(launch);
@@ -692,9 +693,8 @@ void run_block_parallel(LaunchState& launch) {
         }
     };
     const auto threads = static_cast<std::uint32_t>(oneapi::tbb::this_task_arena::max_concurrency());
-    const std::uint32_t core_limit = launch.stream.device().core_limit(engine::CoreKind::vector);
-    if (core_limit != 0 && core_limit < std::min(threads, launch.num_blocks)) {
-        run_limited(launch, core_limit);
+    if (cap != 0 && cap < std::min(threads, launch.num_blocks)) {
+        run_limited(launch, cap);
         return;
     }
     const std::uint32_t grain = std::max<std::uint32_t>(1, launch.num_blocks / (4 * threads));
@@ -768,6 +768,7 @@ struct LaunchWork {
     std::uint16_t blocks_minus_one;  // numBlocks - 1: [0, 65534]
     // Bit 0: cooperative; bit 1: a mix kernel; bit 2: one AIC per block; bits 3-4: AIVs per block.
     std::uint8_t shape;
+    std::uint8_t cap;  // blocks_at_once when enqueued (a limit is at most the 48 vector cores)
 
     static std::uint8_t pack(bool cooperative, KernelCores cores) {
         return static_cast<std::uint8_t>((cooperative ? 1 : 0) | (cores.mix ? 2 : 0) | (cores.aic << 2) | (cores.aiv << 3));
@@ -788,19 +789,47 @@ struct LaunchWork {
             }
         } recorder{launch};
         if (cooperative) run_cooperative(launch);
-        else run_block_parallel(launch);
+        else run_block_parallel(launch, cap);
     }
 };
 static_assert(sizeof(LaunchWork) <= 64, "a launch should fit the engine's inline operation storage");
 
 }  // namespace
 
+namespace {
+// The core limit of a kind that governs a launch on `stream`: the stream's own
+// (aclrtSetStreamResLimit) takes precedence over the device's (aclrtSetDeviceResLimit), as CANN
+// documents their priority; 0 when neither is set.
+std::uint32_t core_limit(const engine::Stream& stream, engine::CoreKind kind) {
+    const std::uint32_t own = stream.core_limit(kind);
+    return own != 0 ? own : stream.device().core_limit(kind);
+}
+
+// How many blocks of a launch may run at once (0: no limit). A block occupies its kernel's cores:
+// one AIC for a __cube__ kernel, one AIV for a __vector__ one, an AIC and its AIVs for a __mix__
+// one; each kind of core that the kernel uses caps the blocks, and the tighter cap holds. Taken
+// when the launch is enqueued: a limit set later applies to later launches only.
+std::uint8_t blocks_at_once(const engine::Stream& stream, KernelCores cores) {
+    std::uint32_t cap = 0;
+    auto apply = [&](engine::CoreKind kind, std::uint32_t per_block) {
+        const std::uint32_t limit = core_limit(stream, kind);
+        if (per_block == 0 || limit == 0) return;
+        const std::uint32_t blocks = std::max<std::uint32_t>(1, limit / per_block);
+        cap = cap == 0 ? blocks : std::min(cap, blocks);
+    };
+    apply(engine::CoreKind::cube, cores.aic);
+    apply(engine::CoreKind::vector, cores.aiv);
+    return static_cast<std::uint8_t>(std::min<std::uint32_t>(cap, 255));
+}
+}  // namespace
+
 void enqueue_launch(engine::Stream& stream, const LaunchPlan& plan, KernelCall&& call) {
+    const KernelCores cores = KernelRegistry::instance().cores(plan.symbol);
     stream.enqueue(engine::Operation{
         engine::OpKind::kernel, plan.num_blocks, plan.kernel,
         LaunchWork{std::move(call), plan.kernel, plan.dyn_ubuf_bytes,
-                   static_cast<std::uint16_t>(plan.num_blocks - 1),
-                   LaunchWork::pack(plan.cooperative, KernelRegistry::instance().cores(plan.symbol))},
+                   static_cast<std::uint16_t>(plan.num_blocks - 1), LaunchWork::pack(plan.cooperative, cores),
+                   blocks_at_once(stream, cores)},
         plan.symbol});
 }
 

@@ -11,6 +11,13 @@ struct RuntimeConfig {
     int workers_per_device = 0;                    // 0: one per hardware thread
     std::size_t ub_bytes = 192 * 1024;             // Atlas A2 Unified Buffer per core
     std::size_t device_memory_bytes = std::size_t{16} << 30;
+    // Synchronous copies and memsets first wait for the work queued on the device's streams
+    // (Device::wait_queued_work). Off by default: CANN documents that aclrtMemcpy, aclrtMemcpy2d
+    // and aclrtMemset copy at once, without any implicit device or stream synchronization, and
+    // its runtime hands them straight to the driver. On for programs that rely on a launched
+    // kernel having finished before a synchronous copy reads its output, which on the NPU is a
+    // race the kernel usually wins.
+    bool sync_copies_wait = false;
 
     int effective_workers() const;
 };

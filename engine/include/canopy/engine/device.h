@@ -49,9 +49,6 @@ struct StreamMark {
     std::uint64_t target;
 };
 
-// Which kind of core a resource limit counts.
-enum class CoreKind { cube = 0, vector = 1 };
-
 class Device {
 public:
     Device(int id, const RuntimeConfig& config);
@@ -85,6 +82,15 @@ public:
     std::vector<StreamMark> busy_streams();
     // Whether the stream has finished `mark.target` operations, or is gone.
     bool reached(const StreamMark& mark);
+
+    // What a synchronous copy or memset waits for when config().sync_copies_wait: every operation
+    // enqueued on the device's streams before the call, as behind CUDA's legacy default stream.
+    // Returns at once on a thread running stream work (a host function, a callback): it would
+    // wait for itself, or for work queued behind it. It stops waiting for a stream parked in a
+    // deferred operation once every other stream has reached its mark, since only the program
+    // (a notify record, a value write, aclrtProcessReport) can move that stream on. A host
+    // function that blocks until the calling thread acts is not recognisable and would hang it.
+    void wait_queued_work();
 
     // Synchronizes every stream of the device; timeout_ms as Stream::synchronize.
     Failure synchronize(std::int32_t timeout_ms);

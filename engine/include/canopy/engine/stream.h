@@ -23,6 +23,21 @@ enum class FloatMode { saturation = 0, inf_nan = 1 };
 // The task id of the operation the calling thread enqueued last, on any stream (0 if none).
 std::uint64_t last_task_id();
 
+// Whether the calling thread is running a stream's work now: an operation (a host function, say)
+// or a callback handed to a subscribed thread. Such a thread must not wait for streams to drain.
+bool in_stream_work();
+// Marks the calling thread as running stream work while it lives.
+class StreamWorkScope {
+public:
+    StreamWorkScope();
+    ~StreamWorkScope();
+    StreamWorkScope(const StreamWorkScope&) = delete;
+    StreamWorkScope& operator=(const StreamWorkScope&) = delete;
+};
+
+// Which kind of core a resource limit counts.
+enum class CoreKind { cube = 0, vector = 1 };
+
 class Stream {
 public:
     static constexpr int greatest_priority = 0;
@@ -47,6 +62,18 @@ public:
     // Kernels of this stream record IEEE overflow, invalid and divide-by-zero flags on the device.
     void set_overflow_detection(bool on) { overflow_detection_.store(on, std::memory_order_relaxed); }
     bool overflow_detection() const { return overflow_detection_.load(std::memory_order_relaxed); }
+    // aclrtSetStreamResLimit: the stream's own cap on the cores of a kind its launches use at once
+    // (0: none, the device's applies). Read when a launch is enqueued.
+    void set_core_limit(CoreKind kind, std::uint32_t cores) {
+        core_limits_[static_cast<int>(kind)].store(cores, std::memory_order_relaxed);
+    }
+    std::uint32_t core_limit(CoreKind kind) const {
+        return core_limits_[static_cast<int>(kind)].load(std::memory_order_relaxed);
+    }
+    // Whether the operation at the head of the stream has deferred its completion (a notify or
+    // value wait parked until a signal, a blocking callback waiting for its subscriber): the
+    // stream then moves on only when something outside its queued work acts.
+    bool parked() const { return deferred_.load(std::memory_order_acquire) != 0; }
 
     // Task ids count the stream's operations from 1 in the order of submission.
     void enqueue(Operation operation);
@@ -105,6 +132,8 @@ private:
     const FloatMode float_mode_;
     std::atomic<FailureMode> failure_mode_{FailureMode::continue_on_failure};
     std::atomic<bool> overflow_detection_{false};
+    std::atomic<std::uint32_t> core_limits_[2] = {};
+    std::atomic<int> deferred_{0};  // operations whose completion is deferred and still pending
     std::atomic<bool> aborting_{false};
     mutable std::atomic<std::uint64_t> dropped_{0};  // operations skipped by the abort in progress
     std::atomic<std::uint64_t> running_task_{0};     // the operation whose work runs now, 0 if none
