@@ -128,22 +128,11 @@ TEST_CASE("a vector-core limit caps the number of blocks of a launch that run at
     CHECK(probe.blocks_done.load() == 32);
 }
 
-namespace {
 // concurrency_probe's body in a __cube__ kernel and a __mix__(1, 2) one, registered here with their
 // cores as canopy_add_kernels would for those qualifiers. A mix block runs its AIC and two AIVs one
 // after another on one thread, so `running` counts blocks in flight there too.
-void probe_block(ConcurrencyProbe* probe) {
-    const uint32_t now = probe->running.fetch_add(1) + 1;
-    uint32_t seen = probe->max_running.load();
-    while (now > seen && !probe->max_running.compare_exchange_weak(seen, now)) {}
-    for (int i = 0; i < 20000 && probe->running.load() < probe->wanted; ++i) std::this_thread::yield();
-    probe->running.fetch_sub(1);
-    probe->blocks_done.fetch_add(1);
-}
-}  // namespace
-
-extern "C" __global__ __aicore__ void cube_concurrency_probe(ConcurrencyProbe* probe) { probe_block(probe); }
-extern "C" __global__ __aicore__ void mix_concurrency_probe(ConcurrencyProbe* probe) { probe_block(probe); }
+extern "C" __global__ __aicore__ void cube_concurrency_probe(ConcurrencyProbe* probe) { run_concurrency_probe(probe); }
+extern "C" __global__ __aicore__ void mix_concurrency_probe(ConcurrencyProbe* probe) { run_concurrency_probe(probe); }
 CANOPY_REGISTER_KERNEL(cube_concurrency_probe);
 CANOPY_KERNEL_CORES(cube_concurrency_probe, 1, 0, false);
 CANOPY_REGISTER_KERNEL(mix_concurrency_probe);

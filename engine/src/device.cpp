@@ -104,6 +104,10 @@ std::vector<StreamMark> Device::busy_streams() {
 
 bool Device::reached(const StreamMark& mark) {
     std::lock_guard lock(live_mutex_);
+    return reached_locked(mark);
+}
+
+bool Device::reached_locked(const StreamMark& mark) const {
     // A stream is destroyed only once its work is done; a new one at the same address only delays.
     auto found = live_streams_.find(const_cast<Stream*>(mark.stream));
     return found == live_streams_.end() || (*found)->finished_.load(std::memory_order_acquire) >= mark.target;
@@ -121,11 +125,7 @@ void Device::wait_queued_work() {
         {
             std::lock_guard lock(live_mutex_);
             marks.erase(std::remove_if(marks.begin(), marks.end(),
-                                       [this](const StreamMark& mark) {
-                                           auto found = live_streams_.find(const_cast<Stream*>(mark.stream));
-                                           return found == live_streams_.end() ||
-                                                  (*found)->finished_.load(std::memory_order_acquire) >= mark.target;
-                                       }),
+                                       [this](const StreamMark& mark) { return reached_locked(mark); }),
                         marks.end());
             for (const StreamMark& mark : marks) movable = movable || !mark.stream->parked();
         }

@@ -6,16 +6,7 @@
 
 #include "acl/acl.h"
 
-extern "C" __global__ __aicore__ void concurrency_probe(ConcurrencyProbe* probe)
-{
-    const uint32_t now = probe->running.fetch_add(1) + 1;
-    uint32_t seen = probe->max_running.load();
-    while (now > seen && !probe->max_running.compare_exchange_weak(seen, now)) {}
-    // Lingers so that blocks allowed to run together do; the verdict never depends on how long.
-    for (int i = 0; i < 20000 && probe->running.load() < probe->wanted; ++i) std::this_thread::yield();
-    probe->running.fetch_sub(1);
-    probe->blocks_done.fetch_add(1);
-}
+extern "C" __global__ __aicore__ void concurrency_probe(ConcurrencyProbe* probe) { run_concurrency_probe(probe); }
 
 extern "C" __global__ __aicore__ void holding_kernel(Hold* hold)
 {

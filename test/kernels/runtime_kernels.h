@@ -3,6 +3,7 @@
 // callbacks) and the host functions that launch them with <<<>>>, compiled by canopy_add_kernels.
 #include <atomic>
 #include <cstdint>
+#include <thread>
 
 #include "kernel_shim.h"
 
@@ -13,6 +14,17 @@ struct ConcurrencyProbe {
     std::atomic<uint32_t> blocks_done{0};
     uint32_t wanted = 0;  // a block lingers (a bounded number of yields) until this many run with it
 };
+
+// One block of a concurrency probe: counts itself in, records the peak, and lingers so that blocks
+// allowed to run together do; the verdict never depends on how long.
+inline void run_concurrency_probe(ConcurrencyProbe* probe) {
+    const uint32_t now = probe->running.fetch_add(1) + 1;
+    uint32_t seen = probe->max_running.load();
+    while (now > seen && !probe->max_running.compare_exchange_weak(seen, now)) {}
+    for (int i = 0; i < 20000 && probe->running.load() < probe->wanted; ++i) std::this_thread::yield();
+    probe->running.fetch_sub(1);
+    probe->blocks_done.fetch_add(1);
+}
 
 // Held by the blocks of a holding_kernel launch until the host releases them.
 struct Hold {

@@ -141,6 +141,8 @@ public:
     std::size_t memory_used() const { return memory_used_.load(std::memory_order_relaxed); }
 
 private:
+    // reached() with live_mutex_ already held.
+    bool reached_locked(const StreamMark& mark) const;
     friend class Stream;
     void attach(Stream* stream);
     void detach(Stream* stream);
