@@ -15,7 +15,7 @@
 #      __mix__(aic, aiv) kernel is followed by `CANOPY_KERNEL_CORES(name, aic, aiv, mix);` too, so
 #      that its blocks run on those cores (a template kernel's launches register those cores).
 # When the file, or a header it includes from beside it, waits for other blocks (SyncAll, IBWait, WaitPreBlock,
-# CrossCoreWaitFlag), its kernels are
+# CrossCoreWaitFlag, GroupBarrier), its kernels are
 # registered cooperative (all blocks run at once); a template kernel has no definition to register
 # after, so each of its launches registers the instantiation it launches, once, before launching.
 # Comments, string and character literals are left alone: `<<<` or `__global__` in them is text.
@@ -213,7 +213,7 @@ endfunction()
 
 # ---- 2. Whether the kernels wait for other blocks
 
-set(block_wait_pattern "(^|[^A-Za-z0-9_])(SyncAll|IBWait|CrossCoreWaitFlag|WaitPreBlock)([^A-Za-z0-9_]|$)")
+set(block_wait_pattern "(^|[^A-Za-z0-9_])(SyncAll|IBWait|CrossCoreWaitFlag|WaitPreBlock|GroupBarrier)([^A-Za-z0-9_]|$)")
 string(REGEX MATCH "${block_wait_pattern}" waits_for_blocks "${masked}")
 # The kernels may also wait in code of the headers the source includes from its own folder.
 set(headers_to_scan "${INPUT}")

@@ -15,6 +15,7 @@
 #include <initializer_list>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "canopy/kernel/launch.h"
@@ -773,4 +774,176 @@ TEST_CASE("Cast packs half into int4b_t two to a byte, saturating, and unpacks i
     aclrtFree(packed_device);
     aclrtFree(masked_device);
     aclrtFree(back_device);
+}
+
+// ---- half: the NPU compiler's native half converts implicitly and mixes with other arithmetic
+// types by the usual arithmetic conversions; kernels written that way compile and compute alike.
+
+TEST_CASE("half converts implicitly from and to numbers and promotes like a native floating type") {
+    half from_double = 0.01;
+    half from_int = 3;
+    half from_bool = true;
+    float widened = from_double;
+    CHECK(widened == float(Eigen::half(0.01f)));
+    CHECK(float(from_int) == 3.0f);
+    CHECK(float(from_bool) == 1.0f);
+    static_assert(std::is_same_v<decltype(from_int + from_int), half>);
+    static_assert(std::is_same_v<decltype(from_int * 2), half>);
+    static_assert(std::is_same_v<decltype(2 - from_int), half>);
+    static_assert(std::is_same_v<decltype(from_int / 2.0f), float>);
+    static_assert(std::is_same_v<decltype(from_int + 2.0), double>);
+    // half op half rounds the exact result once: 2049 is not a half, 2048 + 1 rounds to even.
+    CHECK(float(half(2048) + half(1)) == 2048.0f);
+    CHECK(float(half(2048) + 1.0f) == 2049.0f);
+    CHECK(float(from_int * 2) == 6.0f);
+    CHECK(from_int > 2);
+    CHECK(2.5 < from_int);
+    CHECK(from_int == half(3.0f));
+    half accumulated = 1;
+    accumulated += 0.5;
+    accumulated *= 4;
+    accumulated -= half(1);
+    accumulated /= 2;
+    CHECK(float(accumulated) == 2.5f);
+    CHECK(float(-accumulated) == -2.5f);
+    CHECK(float(accumulated++) == 2.5f);
+    CHECK(float(accumulated) == 3.5f);
+    const int truncated = static_cast<int>(half(2.75f));
+    CHECK(truncated == 2);
+    // Still an Eigen::half for everything that takes one.
+    const Eigen::half& base = accumulated;
+    CHECK(float(base) == 3.5f);
+    Eigen::Array<half, 4, 1> lanes;
+    lanes << 1, 2.5, -3, 0.25f;
+    CHECK(float(lanes.sum()) == 0.75f);
+    CHECK((lanes.cast<float>() * 2.0f).cast<half>()(1) == 5);
+}
+
+constexpr uint32_t kHalfLength = 128;
+
+// dst = src * (scale * 4) + bias, with scale and bias written as the NPU compiler takes them.
+extern "C" __global__ __aicore__ void half_scalar_kernel(GM_ADDR src, GM_ADDR dst) {
+    AscendC::LocalMemAllocator<AscendC::Hardware::UB> ub;
+    AscendC::LocalTensor<half> in = ub.Alloc<half, kHalfLength>();
+    AscendC::LocalTensor<half> out = ub.Alloc<half, kHalfLength>();
+    AscendC::GlobalTensor<half> srcGm, dstGm;
+    srcGm.SetGlobalBuffer((__gm__ half*)src, kHalfLength);
+    dstGm.SetGlobalBuffer((__gm__ half*)dst, kHalfLength);
+    AscendC::DataCopy(in, srcGm, kHalfLength);
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    half scale = 0.25;
+    half bias = 1;
+    AscendC::Muls(out, in, scale * 4 + half(0.5), kHalfLength);
+    AscendC::Adds(out, out, bias, kHalfLength);
+    AscendC::LeakyRelu(out, out, half(0.125), kHalfLength);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::DataCopy(dstGm, out, kHalfLength);
+}
+
+TEST_CASE("a kernel with native-style half scalars computes what the NPU computes") {
+    Runtime rt;
+    Stream stream;
+    std::vector<half> input(kHalfLength);
+    for (uint32_t i = 0; i < kHalfLength; ++i) input[i] = -8 + 0.125 * i;
+    DeviceArray<half> src(input), dst(kHalfLength);
+    REQUIRE(ACLRT_LAUNCH_KERNEL(half_scalar_kernel)(1, stream, src.get(), dst.get()) == 0u);
+    CHECK_ACL(aclrtSynchronizeStream(stream));
+    const std::vector<half> result = dst.read();
+    for (uint32_t i = 0; i < kHalfLength; ++i) {
+        CAPTURE(i);
+        const half scaled = half(float(input[i]) * 1.5f);
+        const half shifted = half(float(scaled) + 1.0f);
+        const half expected = shifted >= 0 ? shifted : half(float(shifted) * 0.125f);
+        CHECK(float(result[i]) == float(expected));
+    }
+}
+
+// ---- GroupBarrier: arrivers release waiters through GM counters, round after round.
+
+constexpr uint32_t kArrivers = 3;
+constexpr uint32_t kWaiters = 9;
+constexpr uint32_t kRounds = 3;
+
+// Round r: each arriver adds (r + 1) * (its index + 1) to sums[r] atomically and arrives; each
+// waiter waits and records the sum it saw in seen[r * kWaiters + index], which is complete only if
+// the waiter waited for every arriver of its round.
+extern "C" __global__ __aicore__ void group_barrier_kernel(GM_ADDR workspace, GM_ADDR sums, GM_ADDR seen) {
+    AscendC::TPipe pipe;
+    AscendC::GroupBarrier<AscendC::PipeMode::MTE3_MODE> barrier(workspace, kArrivers, kWaiters);
+    AscendC::GlobalTensor<int32_t> sumGm, seenGm;
+    sumGm.SetGlobalBuffer((__gm__ int32_t*)sums, 8);
+    seenGm.SetGlobalBuffer((__gm__ int32_t*)seen, kRounds * kWaiters);
+    AscendC::InitOutput<int32_t>(sumGm, 8, 0);
+    AscendC::SyncAll();
+    const int64_t id = AscendC::GetBlockIdx();
+    for (uint32_t round = 0; round < kRounds; ++round) {
+        if (id < kArrivers) {
+            __atomic_fetch_add((__gm__ int32_t*)sums + round, int32_t((round + 1) * (id + 1)), __ATOMIC_ACQ_REL);
+            barrier.Arrive(uint32_t(id));
+        } else {
+            barrier.Wait(uint32_t(id - kArrivers));
+            seenGm.SetValue(round * kWaiters + (id - kArrivers), sumGm.GetValue(round));
+        }
+    }
+}
+CANOPY_REGISTER_COOPERATIVE_KERNEL(group_barrier_kernel);
+
+extern "C" __global__ __aicore__ void group_barrier_sizes_kernel(GM_ADDR workspace) {
+    AscendC::GroupBarrier<AscendC::PipeMode::MTE3_MODE> barrier(workspace, 2, 5);  // 5 waiters of 4 blocks
+    barrier.Arrive(0);
+}
+CANOPY_REGISTER_COOPERATIVE_KERNEL(group_barrier_sizes_kernel);
+
+extern "C" __global__ __aicore__ void group_barrier_block_parallel_kernel(GM_ADDR workspace) {
+    AscendC::GroupBarrier<AscendC::PipeMode::MTE3_MODE> barrier(workspace, 1, 1);
+    if (AscendC::GetBlockIdx() == 0) barrier.Arrive(0);
+    else barrier.Wait(0);
+}
+
+TEST_CASE("GroupBarrier releases the waiters once every arriver arrived, round after round") {
+    Runtime rt;
+    Stream stream;
+    constexpr uint32_t blocks = kArrivers + kWaiters;  // more blocks than the machine has workers
+    DeviceArray<uint8_t> workspace(kWaiters * 512);
+    DeviceArray<int32_t> sums(8), seen(kRounds * kWaiters);
+    REQUIRE(ACLRT_LAUNCH_KERNEL(group_barrier_kernel)(blocks, stream, workspace.get(), sums.get(), seen.get()) == 0u);
+    CHECK_ACL(aclrtSynchronizeStream(stream));
+    const std::vector<int32_t> result = seen.read();
+    for (uint32_t round = 0; round < kRounds; ++round) {
+        const int32_t total = int32_t((round + 1) * (1 + 2 + 3));
+        for (uint32_t waiter = 0; waiter < kWaiters; ++waiter) {
+            CAPTURE(round);
+            CAPTURE(waiter);
+            CHECK(result[round * kWaiters + waiter] == total);
+        }
+    }
+    // The counters in the workspace: every line's arrive counter at rounds x arrivers, wait counter
+    // at rounds x waiters.
+    const std::vector<uint8_t> counters = workspace.read();
+    for (uint32_t line = 0; line < kWaiters; ++line) {
+        uint32_t arrived = 0, waited = 0;
+        std::memcpy(&arrived, counters.data() + line * 512, sizeof(arrived));
+        std::memcpy(&waited, counters.data() + line * 512 + 64, sizeof(waited));
+        CHECK(arrived == kRounds * kArrivers);
+        CHECK(waited == kRounds * kWaiters);
+    }
+
+    SUBCASE("more waiters than blocks fail the launch with 507015") {
+        DeviceArray<uint8_t> small(8 * 512);
+        REQUIRE(ACLRT_LAUNCH_KERNEL(group_barrier_sizes_kernel)(4, stream, small.get()) == 0u);
+        CHECK(aclrtSynchronizeStream(stream) == ACL_ERROR_RT_AICORE_EXCEPTION);
+        const std::string message = recent_error();
+        CHECK(message.find("GroupBarrier") != std::string::npos);
+        CHECK(message.find("waitSize 5 must each be in [1, 4]") != std::string::npos);
+    }
+    SUBCASE("a block-parallel launch fails instead of hanging") {
+        DeviceArray<uint8_t> small(512);
+        REQUIRE(ACLRT_LAUNCH_KERNEL(group_barrier_block_parallel_kernel)(2, stream, small.get()) == 0u);
+        CHECK(aclrtSynchronizeStream(stream) == ACL_ERROR_RT_AICORE_EXCEPTION);
+        const std::string message = recent_error();
+        CHECK(message.find("GroupBarrier") != std::string::npos);
+        CHECK(message.find("CANOPY_REGISTER_COOPERATIVE_KERNEL") != std::string::npos);
+    }
 }

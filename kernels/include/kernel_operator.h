@@ -8,6 +8,7 @@
 #include "canopy/kernel/ascendc/global_tensor.h"
 #include "canopy/kernel/ascendc/local_tensor.h"
 #include "canopy/kernel/ascendc/pipe.h"
+#include "canopy/kernel/ascendc/tbuf_pool.h"
 
 #include "canopy/kernel/ascendc/atomic.h"
 #include "canopy/kernel/ascendc/cache.h"
@@ -26,6 +27,7 @@
 #include "canopy/kernel/ascendc/debug.h"
 #include "canopy/kernel/ascendc/printf.h"
 #include "canopy/kernel/ascendc/sync.h"
+#include "canopy/kernel/ascendc/group_barrier.h"
 #include "canopy/kernel/ascendc/cross_core.h"
 
 // Last: asm(...) in the kernel source itself raises the AI Core fault (inline_asm.h).

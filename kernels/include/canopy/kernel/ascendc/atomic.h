@@ -19,7 +19,7 @@ namespace canopy::kernel::ascendc {
 template <typename T>
 constexpr AtomicElement atomic_element_of() {
     if constexpr (std::is_same_v<T, float>) return AtomicElement::f32;
-    else if constexpr (std::is_same_v<T, Eigen::half>) return AtomicElement::f16;
+    else if constexpr (std::is_same_v<T, half>) return AtomicElement::f16;
     else if constexpr (std::is_same_v<T, Eigen::bfloat16>) return AtomicElement::bf16;
     else if constexpr (std::is_same_v<T, int32_t>) return AtomicElement::s32;
     else if constexpr (std::is_same_v<T, int16_t>) return AtomicElement::s16;

@@ -55,7 +55,7 @@ inline const char* cmp_mode_name(AscendC::CMPMODE mode) {
 
 template <typename T>
 inline void require_compare_type(const char* api, AscendC::CMPMODE mode) {
-    static_assert(std::is_same_v<T, Eigen::half> || std::is_same_v<T, float> || std::is_same_v<T, int32_t>,
+    static_assert(std::is_same_v<T, half> || std::is_same_v<T, float> || std::is_same_v<T, int32_t>,
                   "the A2 compares half, float and int32_t");
     if (static_cast<uint8_t>(mode) > static_cast<uint8_t>(AscendC::CMPMODE::NE)) [[unlikely]] {
         fail_misuse(api, "cmpMode ", static_cast<int>(mode), " is not a CMPMODE");
@@ -281,7 +281,7 @@ inline void select_elements(VectorInstruction instruction, const AscendC::LocalT
                             const AscendC::LocalTensor<U>& selMask, const AscendC::LocalTensor<T>& src0,
                             const AscendC::LocalTensor<T>* src1, T scalar, AscendC::SELMODE selMode,
                             const AscendC::BinaryRepeatParams& params) {
-    static_assert(std::is_same_v<T, Eigen::half> || std::is_same_v<T, float> || std::is_same_v<T, Eigen::bfloat16>,
+    static_assert(std::is_same_v<T, half> || std::is_same_v<T, float> || std::is_same_v<T, Eigen::bfloat16>,
                   "Select works on half, bfloat16_t and float");
     const char* api = instruction.api();
     if (static_cast<uint8_t>(selMode) > static_cast<uint8_t>(AscendC::SELMODE::VSEL_TENSOR_TENSOR_MODE)) [[unlikely]] {

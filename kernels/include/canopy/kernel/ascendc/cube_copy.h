@@ -23,8 +23,8 @@ inline void copy_into_cube_buffer(const AscendC::LocalTensor<T>& dst, const Asce
     require_memory(src, Hardware::L1, api, "src");
     const bool bias = dst.memory() == Hardware::BIAS;
     if (bias) {
-        constexpr bool widens = std::is_same_v<U, Eigen::half> && std::is_same_v<T, float>;
-        static_assert(std::is_same_v<T, U> || std::is_same_v<U, Eigen::half>,
+        constexpr bool widens = std::is_same_v<U, half> && std::is_same_v<T, float>;
+        static_assert(std::is_same_v<T, U> || std::is_same_v<U, half>,
                       "L1 -> bias table copies keep the type or widen half to float");
         if constexpr (!std::is_same_v<T, U>) static_assert(widens, "half widens to float only");
         if (!(std::is_same_v<T, float> || std::is_same_v<T, int32_t>)) [[unlikely]] {

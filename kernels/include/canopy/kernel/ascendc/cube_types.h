@@ -25,7 +25,7 @@
 namespace canopy::kernel::ascendc {
 
 // An element-typed parameter field that takes plain numbers, as the NPU compiler's half does
-// (`params.padValue = 0;`), where Eigen::half only converts explicitly.
+// (`params.padValue = 0;`), where Eigen::bfloat16 only converts explicitly.
 template <typename T>
 struct ElementValue {
     T value{};

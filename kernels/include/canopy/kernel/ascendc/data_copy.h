@@ -62,7 +62,7 @@ template <typename T>
 struct DataCopyPadExtParams {
     __aicore__ DataCopyPadExtParams() {}
     // The pad value is any arithmetic value converted to T: samples write {true, 0, 0, 0} for half,
-    // which the NPU compiler's native half accepts and Eigen::half only explicitly.
+    // which the NPU compiler's native types accept and Eigen::bfloat16 only explicitly.
     template <typename Value, typename = std::enable_if_t<std::is_arithmetic_v<Value> || std::is_same_v<Value, T>>>
     __aicore__ DataCopyPadExtParams(const bool isPadValue, const uint8_t leftPadValue, const uint8_t rightPadValue,
                                     Value padValue)

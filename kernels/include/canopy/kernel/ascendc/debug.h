@@ -50,7 +50,7 @@ inline std::string assert_message() { return {}; }
 
 template <typename T>
 constexpr const char* dump_type_name() {
-    if constexpr (std::is_same_v<T, Eigen::half>) return "float16";
+    if constexpr (std::is_same_v<T, half>) return "float16";
     else if constexpr (std::is_same_v<T, Eigen::bfloat16>) return "bfloat16";
     else if constexpr (std::is_same_v<T, float>) return "float32";
     else if constexpr (std::is_same_v<T, double>) return "float64";
@@ -69,7 +69,7 @@ constexpr const char* dump_type_name() {
 template <typename T>
 inline void append_dump_value(std::string& out, T value) {
     char text[64];
-    if constexpr (std::is_same_v<T, Eigen::half> || std::is_same_v<T, Eigen::bfloat16> || std::is_floating_point_v<T>) {
+    if constexpr (std::is_same_v<T, half> || std::is_same_v<T, Eigen::bfloat16> || std::is_floating_point_v<T>) {
         std::snprintf(text, sizeof text, "%f", static_cast<double>(static_cast<float>(value)));
     } else if constexpr (std::is_signed_v<T>) {
         std::snprintf(text, sizeof text, "%lld", static_cast<long long>(value));

@@ -6,6 +6,7 @@
 
 #include <Eigen/Core>
 
+#include "canopy/kernel/ascendc/half.h"
 #include "canopy/kernel/ascendc/local_tensor.h"
 
 namespace canopy::kernel::ascendc {
@@ -15,7 +16,7 @@ struct compute_precision {
     using type = T;
 };
 template <>
-struct compute_precision<Eigen::half> {
+struct compute_precision<Half> {
     using type = float;
 };
 template <>

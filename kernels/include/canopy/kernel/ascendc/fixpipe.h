@@ -65,10 +65,10 @@ constexpr bool fixpipe_converts(QuantMode_t mode) {
     constexpr bool byte_out = std::is_same_v<Out, int8_t> || std::is_same_v<Out, uint8_t>;
     switch (mode) {
         case NoQuant: return std::is_same_v<Out, Acc>;
-        case F322F16: return std::is_same_v<Acc, float> && std::is_same_v<Out, Eigen::half>;
+        case F322F16: return std::is_same_v<Acc, float> && std::is_same_v<Out, half>;
         case F322BF16: return std::is_same_v<Acc, float> && std::is_same_v<Out, Eigen::bfloat16>;
         case DEQF16:
-        case VDEQF16: return std::is_same_v<Acc, int32_t> && std::is_same_v<Out, Eigen::half>;
+        case VDEQF16: return std::is_same_v<Acc, int32_t> && std::is_same_v<Out, half>;
         case QF322B8_PRE:
         case VQF322B8_PRE: return std::is_same_v<Acc, float> && byte_out;
         case REQ8:
@@ -99,7 +99,7 @@ inline Out fixpipe_convert(Acc value, const FixpipeMove& f, uint64_t word) {
                 x = float(value);
             }
             x *= x >= 0 ? s.m1 : (f.relu ? 0.0f : s.m1);
-            if constexpr (std::is_same_v<Out, Eigen::half>) {
+            if constexpr (std::is_same_v<Out, half>) {
                 return Out(saturate(x, -65504.0f, 65504.0f));
             } else if constexpr (std::is_same_v<Out, int8_t> || std::is_same_v<Out, uint8_t>) {
                 const float quantized = std::nearbyint(saturate(x, -256.0f, 255.0f)) + float(s.offset);

@@ -23,7 +23,7 @@ template <typename T>
 using accumulator_t = std::conditional_t<std::is_same_v<T, int8_t>, int32_t, float>;
 
 template <typename T>
-constexpr bool cube_input = std::is_same_v<T, Eigen::half> || std::is_same_v<T, Eigen::bfloat16> ||
+constexpr bool cube_input = std::is_same_v<T, half> || std::is_same_v<T, Eigen::bfloat16> ||
                             std::is_same_v<T, float> || std::is_same_v<T, int8_t>;
 
 // Per-thread dense operands, reused across calls (no allocation on the hot path).

@@ -21,6 +21,8 @@
 
 namespace AscendC {
 class TPipe;
+// A buffer handle as custom TBufPools (EXTERN_IMPL_BUFPOOL) pass them: here a BufferRecord's address.
+using TBufHandle = uint8_t*;
 }
 
 namespace canopy::kernel::ascendc {
@@ -71,6 +73,20 @@ inline LivePipe& live_pipe() {
     thread_local LivePipe live;
     return live;
 }
+
+// Where a TBufPool's memory came from (tbuf_pool.h): its TPipe, and the pool it was carved from if
+// any. A Reset of the pipe, of that pool or of this one ends every buffer carved from this pool.
+struct PoolEpoch {
+    const AscendC::TPipe* pipe = nullptr;
+    uint32_t pipe_generation = 0;
+    const PoolEpoch* parent = nullptr;
+    uint32_t parent_generation = 0;
+    uint32_t generation = 1;  // bumped by every carving and Reset of the pool
+    bool carved() const;
+};
+
+template <class Pool>
+struct PoolCarving;
 
 }  // namespace canopy::kernel::ascendc
 
@@ -136,6 +152,18 @@ public:
         return true;
     }
 
+    // A TBufPool of `len` bytes (rounded up to 32) from its position's memory, or one sharing the
+    // memory of `shareBuf` (tbuf_pool.h).
+    template <class Pool>
+    __aicore__ inline bool InitBufPool(Pool& bufPool, uint32_t len) {
+        return canopy::kernel::ascendc::PoolCarving<Pool>::from_pipe(*this, bufPool.tBufPoolImpl, len);
+    }
+    template <class Pool, class Shared>
+    __aicore__ inline bool InitBufPool(Pool& bufPool, uint32_t len, Shared& shareBuf) {
+        return canopy::kernel::ascendc::PoolCarving<Pool>::template share<Shared>(*this, bufPool.tBufPoolImpl, len,
+                                                                                  shareBuf.tBufPoolImpl);
+    }
+
     // Event ids for SetFlag/WaitFlag in TPipe-managed kernels: eight per HardEvent.
     template <HardEvent evt>
     __aicore__ inline TEventID AllocEventID() {
@@ -179,6 +207,27 @@ public:
 
     // Canopy: the InitBuffer epoch a queue's buffers belong to.
     uint32_t canopy_generation() const { return generation_; }
+
+    // Canopy: reserves `bytes` (a multiple of 32) of `position`'s memory for a TBufPool; returns the
+    // offset into that memory.
+    uint32_t canopy_reserve(TPosition position, std::size_t bytes, const char* api) {
+        using namespace canopy::kernel::ascendc;
+        const Hardware hardware = GetPhyType(position);
+        const LocalMemory memory = local_memory(hardware);
+        if (memory.base == nullptr) [[unlikely]] {
+            fail_misuse(api, "position ", PositionName(position), " (", HardwareName(hardware),
+                        ") has no memory in this block");
+        }
+        std::size_t& used = used_bytes_[static_cast<std::size_t>(hardware)];
+        if (used + bytes > memory.bytes) [[unlikely]] {
+            fail_misuse(api, HardwareName(hardware), " capacity exceeded: a ", bytes, "-byte pool requested with ",
+                        used, " bytes already carved, but the ", HardwareName(hardware), " holds ", memory.bytes,
+                        " bytes");
+        }
+        const std::size_t offset = used;
+        used += bytes;
+        return static_cast<uint32_t>(offset);
+    }
 
 private:
     canopy::kernel::ascendc::BufferRecord* Carve(TPosition position, uint32_t num, uint32_t len, const void* owner,
@@ -258,6 +307,17 @@ private:
     std::array<uint8_t, static_cast<std::size_t>(HardEvent::MAX)> event_ids_in_use_{};
     uint32_t generation_ = 1;
 };
+
+}  // namespace AscendC
+
+namespace canopy::kernel::ascendc {
+inline bool PoolEpoch::carved() const {
+    if (pipe == nullptr || pipe->canopy_generation() != pipe_generation) return false;
+    return parent == nullptr || (parent->generation == parent_generation && parent->carved());
+}
+}  // namespace canopy::kernel::ascendc
+
+namespace AscendC {
 
 // The running block's TPipe, or null when it has none.
 __aicore__ inline TPipe* GetTPipePtr() {
@@ -367,13 +427,27 @@ public:
         return CountIn(canopy::kernel::ascendc::BufferState::free) > 0;
     }
 
+    // How a custom TBufPool (EXTERN_IMPL_BUFPOOL) hands the queue its buffers (tbuf_pool.h).
+    __aicore__ inline void InitStartBufHandle(TBufHandle startBufhandle, uint8_t num, uint32_t len);
+    template <typename Pool>
+    __aicore__ inline void InitBufHandle(Pool* bufPool, uint32_t index, TBufHandle bufhandle, uint32_t curPoolAddr,
+                                         uint32_t len);
+
     // Canopy: wiring done by TPipe::InitBuffer.
     bool canopy_attached_to(const TPipe& pipe) const {
         return pipe_ == &pipe && generation_ == pipe.canopy_generation();
     }
-    void canopy_attach(TPipe& pipe, canopy::kernel::ascendc::BufferRecord* first, uint8_t count, uint32_t generation) {
+    // Canopy: whether the buffers can still be used (nothing they came from was Reset since).
+    bool canopy_live() const {
+        return pipe_ != nullptr && generation_ == pipe_->canopy_generation() &&
+               (pool_ == nullptr || (pool_->generation == pool_generation_ && pool_->carved()));
+    }
+    void canopy_attach(TPipe& pipe, canopy::kernel::ascendc::BufferRecord* first, uint8_t count, uint32_t generation,
+                       const canopy::kernel::ascendc::PoolEpoch* pool = nullptr) {
         pipe_ = &pipe;
         generation_ = generation;
+        pool_ = pool;
+        pool_generation_ = pool != nullptr ? pool->generation : 0;
         buffers_ = first;
         buffer_count_ = count;
         // Owned by this object (the TQueBind part of a TQue), which is what EnQue/FreeTensor compare.
@@ -398,6 +472,10 @@ private:
             canopy::kernel::ascendc::fail_misuse(api, canopy_name(),
                                                   " was initialised before its TPipe was Reset or Destroyed");
         }
+        if (pool_ != nullptr && (pool_->generation != pool_generation_ || !pool_->carved())) [[unlikely]] {
+            canopy::kernel::ascendc::fail_misuse(api, canopy_name(), " was initialised from a TBufPool that has "
+                                                  "been Reset since (it, a pool it was carved from, or its TPipe)");
+        }
     }
 
     template <typename T>
@@ -420,6 +498,9 @@ private:
 
     TPipe* pipe_ = nullptr;
     uint32_t generation_ = 0;
+    const canopy::kernel::ascendc::PoolEpoch* pool_ = nullptr;  // the TBufPool the buffers came from
+    uint32_t pool_generation_ = 0;
+    uint64_t pending_handles_ = 0;  // InitStartBufHandle's handles InitBufHandle has yet to fill
     canopy::kernel::ascendc::BufferRecord* buffers_ = nullptr;
     uint8_t buffer_count_ = 0;
     uint8_t next_alloc_ = 0;
@@ -473,14 +554,28 @@ public:
         return LocalTensor<T>(reinterpret_cast<T*>(record_->address + bufOffset), size, pos, record_);
     }
 
+    // How a custom TBufPool (EXTERN_IMPL_BUFPOOL) hands the TBuf its buffer (tbuf_pool.h).
+    __aicore__ inline void InitStartBufHandle(TBufHandle startBufhandle, uint8_t num, uint32_t len);
+    template <typename Pool>
+    __aicore__ inline void InitBufHandle(Pool* bufPool, uint32_t index, TBufHandle bufhandle, uint32_t curPoolAddr,
+                                         uint32_t len);
+
     // Canopy: wiring done by TPipe::InitBuffer.
     bool canopy_attached_to(const TPipe& pipe) const {
         return pipe_ == &pipe && generation_ == pipe.canopy_generation();
     }
-    void canopy_attach(TPipe& pipe, canopy::kernel::ascendc::BufferRecord* record, uint32_t generation) {
+    // Canopy: whether the buffers can still be used (nothing they came from was Reset since).
+    bool canopy_live() const {
+        return pipe_ != nullptr && generation_ == pipe_->canopy_generation() &&
+               (pool_ == nullptr || (pool_->generation == pool_generation_ && pool_->carved()));
+    }
+    void canopy_attach(TPipe& pipe, canopy::kernel::ascendc::BufferRecord* record, uint32_t generation,
+                       const canopy::kernel::ascendc::PoolEpoch* pool = nullptr) {
         pipe_ = &pipe;
         record_ = record;
         generation_ = generation;
+        pool_ = pool;
+        pool_generation_ = pool != nullptr ? pool->generation : 0;
     }
 
 private:
@@ -493,11 +588,19 @@ private:
             canopy::kernel::ascendc::fail_misuse(api, "TBuf<", PositionName(pos),
                                                   "> was initialised before its TPipe was Reset or Destroyed");
         }
+        if (pool_ != nullptr && (pool_->generation != pool_generation_ || !pool_->carved())) [[unlikely]] {
+            canopy::kernel::ascendc::fail_misuse(api, "TBuf<", PositionName(pos), "> was initialised from a TBufPool "
+                                                  "that has been Reset since (it, a pool it was carved from, or its "
+                                                  "TPipe)");
+        }
     }
 
     TPipe* pipe_ = nullptr;
     canopy::kernel::ascendc::BufferRecord* record_ = nullptr;
     uint32_t generation_ = 0;
+    const canopy::kernel::ascendc::PoolEpoch* pool_ = nullptr;  // the TBufPool the buffer came from
+    uint32_t pool_generation_ = 0;
+    bool pending_handle_ = false;  // InitStartBufHandle's handle InitBufHandle has yet to fill
 };
 
 // Static-tensor programming: hands out consecutive 32-byte aligned pieces of one memory without a

@@ -31,7 +31,7 @@ template <typename T>
 PrintfArgument make_printf_argument(const T& value) {
     using Kind = PrintfArgument::Kind;
     PrintfArgument argument;
-    if constexpr (std::is_same_v<T, Eigen::half> || std::is_same_v<T, Eigen::bfloat16> ||
+    if constexpr (std::is_same_v<T, half> || std::is_same_v<T, Eigen::bfloat16> ||
                   std::is_floating_point_v<T>) {
         argument.kind = Kind::floating;
         argument.floating_value = static_cast<double>(static_cast<float>(value));

@@ -126,7 +126,7 @@ inline T index_bits(uint64_t index) {
 
 template <typename T>
 inline void require_reduce_type() {
-    static_assert(std::is_same_v<T, Eigen::half> || std::is_same_v<T, float>,
+    static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>,
                   "the vector unit's reductions work on half and float");
 }
 

@@ -61,7 +61,7 @@ inline compute_t<T> proposal_score(const std::byte* proposal) {
 
 template <typename T>
 inline void require_sort_type() {
-    static_assert(std::is_same_v<T, Eigen::half> || std::is_same_v<T, float>, "sorting works on half and float scores");
+    static_assert(std::is_same_v<T, half> || std::is_same_v<T, float>, "sorting works on half and float scores");
 }
 
 }  // namespace canopy::kernel::ascendc

@@ -7,6 +7,7 @@
 
 #include <Eigen/Core>
 
+#include "canopy/kernel/ascendc/half.h"
 #include "canopy/kernel/block.h"
 
 // ---------------------------------------------------------------------------------------------
@@ -43,8 +44,9 @@
 // A kernel parameter that points into global memory.
 #define GM_ADDR __gm__ uint8_t*
 
-// IEEE binary16 and bfloat16, the NPU's native narrow floats.
-using half = Eigen::half;
+// IEEE binary16 and bfloat16, the NPU's native narrow floats. half converts implicitly, as the NPU
+// compiler's native half does (half.h).
+using half = canopy::kernel::ascendc::Half;
 using bfloat16_t = Eigen::bfloat16;
 
 // Hardware pipes named by PipeBarrier<pipe>() (global names, as the NPU compiler defines them).

@@ -19,7 +19,7 @@
 namespace canopy::kernel::ascendc {
 
 template <typename T>
-constexpr bool is_float_like = std::is_floating_point_v<T> || std::is_same_v<T, Eigen::half> ||
+constexpr bool is_float_like = std::is_floating_point_v<T> || std::is_same_v<T, half> ||
                                std::is_same_v<T, Eigen::bfloat16>;
 
 // `length` elements at `data`, read in compute precision.
