@@ -2,6 +2,11 @@
 // synchronize reports it, naming the cause) and never terminates the process. With
 // ACL_STOP_ON_FAILURE the stream's later operations are skipped, with ACL_CONTINUE_ON_FAILURE they
 // run; other streams are untouched and event records always complete.
+#include <unistd.h>
+
+#include <cstdio>
+#include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -46,6 +51,37 @@ TEST_CASE("a host function that throws fails its stream: the next synchronize re
     CHECK_ACL(launch_increment(stream, counter));
     CHECK_ACL(aclrtSynchronizeStream(stream));
     CHECK(counter == 1);
+}
+
+TEST_CASE("a failure is written to stderr when it happens, once per failed run of the stream") {
+    // Programs that ignore the synchronize's code still see why their result is wrong.
+    char path[] = "/tmp/canopy-stderr-XXXXXX";
+    const int capture = mkstemp(path);
+    REQUIRE(capture >= 0);
+    std::fflush(stderr);
+    const int saved = dup(2);
+    dup2(capture, 2);
+    {
+        Runtime rt;
+        Stream stream;
+        REQUIRE_ACL(aclrtSetStreamFailureMode(stream, ACL_CONTINUE_ON_FAILURE));
+        REQUIRE_ACL(aclrtLaunchHostFunc(stream, &throw_runtime_error, nullptr));
+        REQUIRE_ACL(aclrtLaunchHostFunc(stream, &throw_runtime_error, nullptr));
+        CHECK(aclrtSynchronizeStream(stream) == ACL_ERROR_RT_INTERNAL_ERROR);
+    }
+    std::fflush(stderr);
+    dup2(saved, 2);
+    close(saved);
+    close(capture);
+    std::stringstream written;
+    written << std::ifstream(path).rdbuf();
+    std::remove(path);
+    const std::string text = written.str();
+    const auto first = text.find("marker 4711");
+    REQUIRE(first != std::string::npos);
+    CHECK(text.find("[ERROR] CANOPY") != std::string::npos);
+    CHECK(text.find(std::to_string(ACL_ERROR_RT_INTERNAL_ERROR)) != std::string::npos);
+    CHECK(text.find("marker 4711", first + 1) == std::string::npos);
 }
 
 TEST_CASE("a host function that throws something other than std::exception fails the stream too") {

@@ -6,6 +6,7 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "canopy/engine/context.h"
 #include "canopy/engine/device.h"
+#include "canopy/engine/log.h"
 #include "op_node.h"
 
 namespace canopy::engine {
@@ -106,9 +107,14 @@ void Stream::fail_task(std::uint64_t task, const Operation& operation, int code,
 }
 
 void Stream::record_failure(int code, const std::string& message) {
-    std::lock_guard lock(failure_mutex_);
-    if (!failure_) failure_ = Failure{code, message};
-    failed_.store(true, std::memory_order_release);
+    {
+        std::lock_guard lock(failure_mutex_);
+        failed_.store(true, std::memory_order_release);
+        // Later failures of the same run are consequences of the first: only it is reported.
+        if (failure_) return;
+        failure_ = Failure{code, message};
+    }
+    if (code != ACL_ERROR_RT_STREAM_ABORT) log_error(message + " (error " + std::to_string(code) + ")");
 }
 
 Failure Stream::take_failure() {
