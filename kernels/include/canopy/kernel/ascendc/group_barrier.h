@@ -114,7 +114,15 @@ template <typename T>
 __aicore__ inline void InitOutput(GlobalTensor<T> gmWorkspaceAddr, uint32_t size, T value = 0) {
     if (!ASCEND_IS_AIV) return;
     T* data = gmWorkspaceAddr.CheckedSpan(0, size, true, "InitOutput");
-    for (uint32_t i = 0; i < size; ++i) data[i] = value;
+    // Every core of a kernel usually initializes the same workspace before a SyncAll; the stores
+    // are atomic so that those concurrent writes of one value are defined on the CPU as well.
+    for (uint32_t i = 0; i < size; ++i) {
+        if constexpr (sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4 || sizeof(T) == 8) {
+            __atomic_store(data + i, &value, __ATOMIC_RELAXED);
+        } else {
+            data[i] = value;
+        }
+    }
 }
 
 }  // namespace AscendC
