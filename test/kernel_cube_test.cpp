@@ -297,6 +297,226 @@ TEST_CASE("Mmad adds the bias table's row to A x B; Fixpipe writes ND rows, requ
     }
 }
 
+// ---- int4: LocalTensor<int4b_t> counts half bytes; Nd2Nz, the loads and Mmad on int4 data.
+
+__global__ __aicore__ void int4_tensor_kernel(GM_ADDR out) {
+    AscendC::LocalTensor<AscendC::int4b_t> l1(AscendC::TPosition::VECCALC, 0, 128);  // 64 bytes
+    AscendC::LocalTensor<AscendC::int4b_t> view = l1[64];                         // 32 bytes on
+    for (uint32_t i = 0; i < 6; ++i) view.SetValue(i, int32_t(i) - 3);
+    int32_t* result = reinterpret_cast<int32_t*>(out);
+    result[0] = int32_t(l1.GetSize());
+    result[1] = int32_t(l1.GetLength());
+    result[2] = int32_t(view.GetSize());
+    result[3] = int32_t(reinterpret_cast<std::byte*>(view.GetPhyAddr()) - reinterpret_cast<std::byte*>(l1.GetPhyAddr()));
+    result[4] = int32_t(l1.ReinterpretCast<int8_t>().GetSize());
+    result[5] = int32_t(l1.ReinterpretCast<int8_t>().ReinterpretCast<AscendC::int4b_t>().GetSize());
+    for (uint32_t i = 0; i < 6; ++i) result[6 + i] = int32_t(l1.GetValue(64 + i));
+    const auto* bytes = reinterpret_cast<const uint8_t*>(view.GetPhyAddr());
+    for (uint32_t i = 0; i < 3; ++i) result[12 + i] = bytes[i];
+}
+
+TEST_CASE("LocalTensor<int4b_t> counts elements of half a byte, the even element in the low nibble") {
+    Runtime rt;
+    Stream stream;
+    Device<int32_t> out(15);
+    REQUIRE(ACLRT_LAUNCH_KERNEL(int4_tensor_kernel)(1, stream, out.pointer) == 0u);
+    REQUIRE_ACL(aclrtSynchronizeStream(stream));
+    const std::vector<int32_t> got = out.read();
+    CHECK(got[0] == 128);
+    CHECK(got[1] == 64);   // bytes
+    CHECK(got[2] == 64);
+    CHECK(got[3] == 32);   // element 64 is byte 32
+    CHECK(got[4] == 64);   // the same memory as int8
+    CHECK(got[5] == 128);
+    for (int i = 0; i < 6; ++i) CHECK(got[6 + i] == i - 3);
+    // -3, -2 | -1, 0 | 1, 2: low nibble first.
+    CHECK(got[12] == 0xED);
+    CHECK(got[13] == 0x0F);
+    CHECK(got[14] == 0x21);
+}
+
+// A (m x k) and B int4 from GM through Nd2Nz into L1 Nz, then into L0A / L0B and an int4 Mmad:
+// path 0 with B given as [n, k] and both loads 2D; path 1 with B given as [k, n], A through the
+// img2col load and B through LoadDataWithTranspose (64 x 64 squares). C leaves through Fixpipe.
+constexpr uint32_t k4M = 20, k4N = 24, k4K = 100;
+constexpr uint32_t k4MAlign = 32, k4KAlign = 128, k4NAlign = 32;  // to 16 rows, 64 int4 columns
+
+__global__ __cube__ void mmad_int4_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR c, uint32_t path) {
+    using AscendC::int4b_t;
+    constexpr uint32_t mf = k4MAlign / 16, kf = k4KAlign / 64;
+    AscendC::GlobalTensor<int4b_t> aGm, bGm;
+    AscendC::GlobalTensor<int32_t> cGm;
+    aGm.SetGlobalBuffer((__gm__ int4b_t*)a, k4M * k4K);
+    bGm.SetGlobalBuffer((__gm__ int4b_t*)b, k4K * k4N);
+    cGm.SetGlobalBuffer((__gm__ int32_t*)c, k4M * k4N);
+    AscendC::LocalTensor<int4b_t> a1(AscendC::TPosition::A1, 0, k4MAlign * k4KAlign);
+    AscendC::LocalTensor<int4b_t> b1(AscendC::TPosition::B1, 65536, k4KAlign * 64);
+    // Column counts in bytes: the move sees pairs of int4 as int8.
+    AscendC::DataCopy(a1, aGm, AscendC::Nd2NzParams(1, k4M, k4K / 2, 0, k4K / 2, k4MAlign, 1, 0));
+    if (path == 0) {
+        AscendC::DataCopy(b1, bGm, AscendC::Nd2NzParams(1, k4N, k4K / 2, 0, k4K / 2, k4NAlign, 1, 0));
+    } else {
+        AscendC::DataCopy(b1, bGm, AscendC::Nd2NzParams(1, k4K, k4N / 2, 0, k4N / 2, k4KAlign, 1, 0));
+    }
+    AscendC::SetFlag<AscendC::HardEvent::MTE2_MTE1>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE2_MTE1>(EVENT_ID0);
+    AscendC::LocalTensor<int4b_t> a2(AscendC::TPosition::A2, 0, k4MAlign * k4KAlign);
+    AscendC::LocalTensor<int4b_t> b2(AscendC::TPosition::B2, 0, k4KAlign * 64);
+    uint32_t n = k4N;
+    if (path == 0) {
+        // Nz fractal (mb, kb) is at kb * mf + mb; Zz wants mb * kf + kb.
+        for (uint32_t mb = 0; mb < mf; ++mb) {
+            AscendC::LoadData(a2[mb * kf * 1024], a1[mb * 1024], AscendC::LoadData2DParams(0, kf, mf, 0, 0, false, 0));
+        }
+        // B's [n, k] Nz already has Zn's fractal order (kb * nf + nb).
+        AscendC::LoadData(b2, b1, AscendC::LoadData2DParams(0, kf * (k4NAlign / 16), 1, 0, 0, false, 0));
+    } else {
+        AscendC::LoadData3DParamsV2<int4b_t> p;
+        p.l1H = 1;
+        p.l1W = k4MAlign;
+        p.channelSize = k4KAlign;
+        p.kExtension = k4KAlign;
+        p.mExtension = k4MAlign;
+        AscendC::LoadData(a2, a1, p);
+        // One square per k block; each transposes into 4 Zn fractals (n padded to 64), k blocks 4
+        // fractals apart.
+        AscendC::LoadDataWithTranspose(b2, b1, AscendC::LoadData2dTransposeParams(0, kf, 1, 3, 0));
+        n = 64;
+    }
+    AscendC::SetFlag<AscendC::HardEvent::MTE1_M>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::MTE1_M>(EVENT_ID0);
+    AscendC::LocalTensor<int32_t> c1(AscendC::TPosition::CO1, 0, k4MAlign * 64);
+    AscendC::MmadParams params;
+    params.m = k4M;
+    params.n = uint16_t(n);
+    params.k = k4K;
+    AscendC::Mmad(c1, a2, b2, params);
+    AscendC::SetFlag<AscendC::HardEvent::M_FIX>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::M_FIX>(EVENT_ID0);
+    AscendC::Fixpipe(cGm, c1, AscendC::FixpipeParamsV220(k4N, k4M, k4MAlign, k4N, false));
+    AscendC::PipeBarrier<PIPE_ALL>();
+}
+
+// Two int4 values to a byte, the even one in the low nibble.
+std::vector<uint8_t> pack_int4(const std::vector<int8_t>& values) {
+    std::vector<uint8_t> packed(values.size() / 2);
+    for (std::size_t i = 0; i < packed.size(); ++i) {
+        packed[i] = uint8_t((values[2 * i] & 0xF) | ((values[2 * i + 1] & 0xF) << 4));
+    }
+    return packed;
+}
+
+TEST_CASE("int4 Mmad multiplies int4 matrices loaded by Nd2Nz, LoadData 2D, img2col and LoadDataWithTranspose") {
+    Runtime rt;
+    Stream stream;
+    std::vector<int8_t> a(k4M * k4K), b(k4K * k4N), b_t(k4N * k4K);
+    for (uint32_t i = 0; i < a.size(); ++i) a[i] = int8_t(int(i * 7 % 16) - 8);
+    for (uint32_t i = 0; i < b.size(); ++i) b[i] = int8_t(int(i * 5 % 13) - 6);
+    for (uint32_t k = 0; k < k4K; ++k)
+        for (uint32_t n = 0; n < k4N; ++n) b_t[n * k4K + k] = b[k * k4N + n];
+    for (uint32_t path : {0u, 1u}) {
+        CAPTURE(path);
+        Device<uint8_t> a_device(pack_int4(a)), b_device(pack_int4(path == 0 ? b_t : b));
+        Device<int32_t> c(k4M * k4N);
+        REQUIRE(ACLRT_LAUNCH_KERNEL(mmad_int4_kernel)(1, stream, a_device.pointer, b_device.pointer, c.pointer,
+                                                      path) == 0u);
+        REQUIRE_ACL(aclrtSynchronizeStream(stream));
+        const std::vector<int32_t> got = c.read();
+        for (uint32_t m = 0; m < k4M; ++m) {
+            for (uint32_t n = 0; n < k4N; ++n) {
+                int32_t expected = 0;
+                for (uint32_t k = 0; k < k4K; ++k) expected += int32_t(a[m * k4K + k]) * int32_t(b[k * k4N + n]);
+                CAPTURE(m);
+                CAPTURE(n);
+                REQUIRE(got[m * k4N + n] == expected);
+            }
+        }
+    }
+}
+
+// LoadDataWithTranspose on int4 against the transpose computed here: a 64 x 64 square in, four
+// 16 x 64 fractals out, dstFracGap fractals apart.
+__global__ __cube__ void load_transpose_int4_kernel(GM_ADDR in, GM_ADDR out) {
+    using AscendC::int4b_t;
+    AscendC::LocalTensor<int8_t> staged = stage_in_l1<int8_t>(in, 2048);
+    AscendC::LocalTensor<int4b_t> l1 = staged.ReinterpretCast<int4b_t>();
+    AscendC::LocalTensor<int4b_t> l0b(AscendC::TPosition::B2, 0, 7 * 1024);
+    AscendC::Fill(l0b.ReinterpretCast<int8_t>(), AscendC::InitConstValueParams<int8_t>(1, 7, 0, int8_t(0x77)));
+    AscendC::LoadDataWithTranspose(l0b, l1, AscendC::LoadData2dTransposeParams(0, 1, 1, 0, 1));
+    dump(out, l0b.ReinterpretCast<int8_t>(), 7 * 512);
+}
+
+TEST_CASE("LoadDataWithTranspose transposes an int4 64 x 64 square into four fractals of B2") {
+    Runtime rt;
+    Stream stream;
+    std::vector<int8_t> square(64 * 64);
+    for (uint32_t i = 0; i < square.size(); ++i) square[i] = int8_t(int(i * 11 % 16) - 8);
+    const std::vector<uint8_t> packed = pack_int4(square);
+    Device<int8_t> in(std::vector<int8_t>(packed.begin(), packed.end())), out(7 * 512);
+    REQUIRE(ACLRT_LAUNCH_KERNEL(load_transpose_int4_kernel)(1, stream, in.pointer, out.pointer) == 0u);
+    REQUIRE_ACL(aclrtSynchronizeStream(stream));
+    const std::vector<int8_t> got = out.read();
+    auto nibble = [&](uint32_t index) {
+        const int value = (uint8_t(got[index / 2]) >> (4 * (index % 2))) & 0xF;
+        return value >= 8 ? value - 16 : value;
+    };
+    for (uint32_t row = 0; row < 64; ++row) {
+        for (uint32_t column = 0; column < 64; ++column) {
+            const uint32_t at = (row / 16) * 2 * 1024 + (row % 16) * 64 + column;  // dstFracGap 1
+            CAPTURE(row);
+            CAPTURE(column);
+            REQUIRE(nibble(at) == square[column * 64 + row]);
+        }
+    }
+    for (uint32_t gap : {1u, 3u, 5u}) CHECK(uint8_t(got[gap * 512 + 100]) == 0x77);  // untouched
+}
+
+__global__ __cube__ void mmad_int4_odd_k_kernel() {
+    AscendC::LocalTensor<AscendC::int4b_t> a2(AscendC::TPosition::A2, 0, 1024);
+    AscendC::LocalTensor<AscendC::int4b_t> b2(AscendC::TPosition::B2, 0, 1024);
+    AscendC::LocalTensor<int32_t> c1(AscendC::TPosition::CO1, 0, 256);
+    AscendC::MmadParams params;
+    params.m = 16;
+    params.n = 16;
+    params.k = 63;
+    AscendC::Mmad(c1, a2, b2, params);
+}
+
+__global__ __cube__ void int4_transpose_into_l0a_kernel() {
+    AscendC::LocalTensor<AscendC::int4b_t> l1(AscendC::TPosition::A1, 0, 4096);
+    AscendC::LocalTensor<AscendC::int4b_t> a2(AscendC::TPosition::A2, 0, 4096);
+    AscendC::LoadDataWithTranspose(a2, l1, AscendC::LoadData2dTransposeParams(0, 1, 1, 0, 0));
+}
+
+__global__ __cube__ void int4_odd_offset_kernel() {
+    AscendC::LocalTensor<AscendC::int4b_t> l1(AscendC::TPosition::A1, 0, 64);
+    AscendC::LocalTensor<AscendC::int4b_t> view = l1[3];
+    (void)view;
+}
+
+TEST_CASE("int4 misuse: Mmad with odd k, a transposing load into L0A, an odd element offset") {
+    Runtime rt;
+    Stream stream;
+    REQUIRE(ACLRT_LAUNCH_KERNEL(mmad_int4_odd_k_kernel)(1, stream) == 0u);
+    CHECK(aclrtSynchronizeStream(stream) == ACL_ERROR_RT_AICORE_EXCEPTION);
+    std::string message = recent_error();
+    CHECK(message.find("Mmad") != std::string::npos);
+    CHECK(message.find("k 63 must be even") != std::string::npos);
+
+    REQUIRE(ACLRT_LAUNCH_KERNEL(int4_transpose_into_l0a_kernel)(1, stream) == 0u);
+    CHECK(aclrtSynchronizeStream(stream) == ACL_ERROR_RT_AICORE_EXCEPTION);
+    message = recent_error();
+    CHECK(message.find("LoadDataWithTranspose") != std::string::npos);
+    CHECK(message.find("only into B2") != std::string::npos);
+
+    REQUIRE(ACLRT_LAUNCH_KERNEL(int4_odd_offset_kernel)(1, stream) == 0u);
+    CHECK(aclrtSynchronizeStream(stream) == ACL_ERROR_RT_AICORE_EXCEPTION);
+    message = recent_error();
+    CHECK(message.find("LocalTensor::operator[]") != std::string::npos);
+    CHECK(message.find("offset 3") != std::string::npos);
+    CHECK_ACL(aclrtSynchronizeStream(stream));
+}
+
 // ---- Fixpipe from an L0C filled directly (plain stores, then a barrier): Nz output to L1 with a
 // cast, ND output with per-column scale words, and DataCopy L0C -> GM configured by registers.
 

@@ -200,7 +200,7 @@ struct Int4Operand {
     }
 };
 
-// Checks an int4 operand (a UB tensor whose GetSize() counts its bytes) over the nibbles `active`
+// Checks an int4 operand (a UB tensor whose GetSize() counts its nibbles) over the nibbles `active`
 // reaches and returns its UB range.
 inline Int4Operand int4_operand(const char* api, const char* role, Access access,
                                 const AscendC::LocalTensor<AscendC::int4b_t>& tensor, Strides strides,
@@ -214,7 +214,7 @@ inline Int4Operand int4_operand(const char* api, const char* role, Access access
     const int64_t last_slot = active.last_slot();
     if (last_slot < 0) return operand;
     const auto reach = static_cast<uint64_t>(operand.nibble(active.repeats - 1, last_slot) / 2 + 1);
-    const uint64_t held = uint64_t(tensor.GetSize()) * sizeof(AscendC::int4b_t);
+    const uint64_t held = tensor.GetLength();
     if (reach > held) [[unlikely]] {
         fail_misuse(api, role, " reaches ", reach, " bytes of int4 elements (", active.repeats,
                     " repeats, block stride ", strides.block, ", repeat stride ", strides.repeat,

@@ -5,8 +5,8 @@
 // img2col loads, their padding value, the Fixpipe quantization and NZ2ND settings) that the Set*
 // calls write and later instructions read.
 //
-// Layouts, with C0 = 32 / sizeof(element) (16 for half, 8 for float, 32 for int8) and 512-byte
-// fractals of 16 rows x C0 columns:
+// Layouts, with C0 = 32 bytes of elements (16 for half, 8 for float, 32 for int8, 64 for int4) and
+// 512-byte fractals of 16 rows x C0 columns:
 //   L1 "Nz" (DataCopy with Nd2NzParams): column blocks of C0 columns, each block row-major.
 //   L0A "Zz": fractal (m / 16, k / C0) at (m / 16) * kFractals + k / C0, each fractal row-major.
 //   L0B "Zn": fractal (k / C0, n / 16) at (k / C0) * nFractals + n / 16, each fractal holding 16
@@ -39,8 +39,8 @@ struct ElementValue {
 
 namespace AscendC {
 
-// A signed 4-bit integer, two to a byte in memory. Only its value semantics are modelled here: the
-// cube instructions on int4 data (LocalTensor<int4b_t> counting half bytes) are not.
+// A signed 4-bit integer, two to a byte in memory (the even element in the low nibble). The value
+// is one element; a LocalTensor<int4b_t> counts elements, half bytes (local_tensor.h).
 struct int4b_t {
     uint8_t storage = 0;
     __aicore__ inline int4b_t() = default;
@@ -336,9 +336,21 @@ constexpr uint64_t kFractalBytes = 512;
 
 // Columns of a fractal row (C0) and elements of a fractal for elements of type T.
 template <typename T>
-constexpr int64_t c0_of = 32 / int64_t(sizeof(T));
+constexpr int64_t c0_of = int64_t(elements_in<T>(32));
 template <typename T>
-constexpr int64_t fractal_elements = int64_t(kFractalBytes / sizeof(T));
+constexpr int64_t fractal_elements = int64_t(elements_in<T>(kFractalBytes));
+
+// Element `index` of an int4 array at `base`, and the writing of one.
+inline int32_t nibble_at(const void* base, int64_t index) {
+    const auto byte = static_cast<const uint8_t*>(base)[index / 2];
+    const int32_t value = (index % 2 == 0 ? byte : byte >> 4) & 0xF;
+    return value >= 8 ? value - 16 : value;
+}
+inline void set_nibble(void* base, int64_t index, int32_t value) {
+    auto& byte = static_cast<uint8_t*>(base)[index / 2];
+    const auto bits = uint8_t(value & 0xF);
+    byte = index % 2 == 0 ? uint8_t((byte & 0xF0) | bits) : uint8_t((byte & 0x0F) | (bits << 4));
+}
 
 constexpr int64_t ceil_div(int64_t value, int64_t divisor) { return (value + divisor - 1) / divisor; }
 
@@ -391,7 +403,7 @@ inline void require_in_buffer(const AscendC::LocalTensor<T>& tensor, int64_t cou
                               const char* role) {
     const LocalMemory memory = local_memory(tensor.memory());
     const auto offset = uint64_t(reinterpret_cast<const std::byte*>(tensor.GetPhyAddr()) - memory.base);
-    if (count < 0 || offset + uint64_t(count) * sizeof(T) > memory.bytes) [[unlikely]] {
+    if (count < 0 || offset + bytes_of<T>(uint64_t(count)) > memory.bytes) [[unlikely]] {
         fail_misuse(api, count, " elements of ", role, " from byte ", offset, " pass the end of the ", memory.bytes,
                     "-byte ", AscendC::HardwareName(tensor.memory()));
     }

@@ -90,7 +90,8 @@ struct DataCopyPadParams {
 
 // ND -> NZ conversion on the way from GM to L1: `ndNum` matrices of `nValue` rows x `dValue`
 // columns (source rows `srcDValue` elements apart) become column blocks of C0 = 32 / sizeof(T)
-// elements; `dstNzC0Stride` (in 32-byte units) separates column blocks, `dstNzNStride` rows.
+// elements; `dstNzC0Stride` (in 32-byte units) separates column blocks, `dstNzNStride` rows. For
+// int4b_t the column counts and strides are in bytes, pairs of elements, as the move sees int8.
 struct Nd2NzParams {
     __aicore__ Nd2NzParams() {}
     __aicore__ Nd2NzParams(const uint16_t ndNumIn, const uint16_t nValueIn, const uint16_t dValueIn,
@@ -316,6 +317,17 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>
     if (dst.memory() != Hardware::L1) [[unlikely]] fail_no_path("DataCopy(Nd2Nz)", TPosition::GM, dst.position());
     const Nd2NzParams& p = intriParams;
     if (p.ndNum == 0 || p.nValue == 0 || p.dValue == 0) return;
+    if constexpr (packs_nibbles<T>) {
+        // The move sees int4 data as its bytes: every count and stride of the parameters is in bytes
+        // (pairs of elements), so it is the int8 move over the same memory.
+        const uint64_t src_bytes = uint64_t(p.ndNum - 1) * p.srcNdMatrixStride +
+                                   uint64_t(p.nValue - 1) * p.srcDValue + p.dValue;
+        GlobalTensor<int8_t> bytes;
+        bytes.SetGlobalBuffer(reinterpret_cast<__gm__ int8_t*>(src.CheckedSpan(0, 2 * src_bytes, false,
+                                                                                 "DataCopy(Nd2Nz)")));
+        DataCopy(dst.template ReinterpretCast<int8_t>(), bytes, p);
+        return;
+    }
     const uint64_t column_blocks = (uint64_t(p.dValue) + c0 - 1) / c0;
     const uint64_t c0_stride = uint64_t(p.dstNzC0Stride) * c0;  // elements between column blocks
     const uint64_t row_stride = uint64_t(p.dstNzNStride) * c0;  // elements between rows of a block

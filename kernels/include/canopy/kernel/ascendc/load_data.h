@@ -51,7 +51,7 @@ template <typename T>
 inline uint64_t source_extent(int64_t start, int64_t stride, uint8_t addr_mode, int64_t repeats,
                               int64_t unit_elements, const AscendC::LocalTensor<T>&) {
     const int64_t last = source_unit(start, stride, addr_mode, repeats - 1);
-    return uint64_t(std::max(start, last) + 1) * uint64_t(unit_elements) * sizeof(T);
+    return bytes_of<T>(uint64_t(std::max(start, last) + 1) * uint64_t(unit_elements));
 }
 
 // LoadData with LoadData2DParams: `repeatTimes` 512-byte fractals from L1 to L0A / L0B.
@@ -59,6 +59,16 @@ template <typename T>
 inline void load_2d(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
                     const AscendC::LoadData2DParams& p) {
     const char* api = "LoadData";
+    if constexpr (packs_nibbles<T>) {
+        // int4 fractals (16 x 64 elements) are 512 bytes like every other: moved whole, as bytes.
+        if (p.ifTranspose) [[unlikely]] {
+            fail_misuse(api, "ifTranspose transposes 16 x 16 fractals of 2-byte elements; int4b_t has no "
+                             "transposing 2D load (LoadDataWithTranspose moves int4 into B2)");
+        }
+        require_l1_to_l0(dst, src, api);
+        load_2d(dst.template ReinterpretCast<int8_t>(), src.template ReinterpretCast<int8_t>(), p);
+        return;
+    }
     require_l1_to_l0(dst, src, api);
     if (p.repeatTimes == 0) return;
     if (p.ifTranspose && sizeof(T) != 2) [[unlikely]] {
@@ -86,24 +96,53 @@ inline void load_2d(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTens
     }
 }
 
-// LoadDataWithTranspose: each repeat transposes one square. 1-byte elements: two 16 x 32 fractals
-// stacked into a 32 x 32 square, split the same way after the transpose; 2-byte: one 16 x 16
-// fractal; 4-byte: two 16 x 8 fractals side by side make the 16 x 16 square, the transpose's left
-// and right halves the two destination fractals. The destination fractals of a repeat are
-// dstFracGap fractals apart, repeats dstGap fractals apart.
+// LoadDataWithTranspose: each repeat transposes one square. int4: four 16 x 64 fractals stacked
+// into a 64 x 64 square, split the same way after the transpose (into B2 only: the A2 has no int4
+// transpose into L0A); 1-byte elements: two 16 x 32 fractals stacked into a 32 x 32 square, split
+// the same way after the transpose; 2-byte: one 16 x 16 fractal; 4-byte: two 16 x 8 fractals side
+// by side make the 16 x 16 square, the transpose's left and right halves the two destination
+// fractals. The destination fractals of a repeat are dstFracGap fractals apart, repeats dstGap
+// fractals apart.
 template <typename T>
 inline void load_2d_transpose(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
                               const AscendC::LoadData2dTransposeParams& p) {
     const char* api = "LoadDataWithTranspose";
     static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4,
-                  "LoadDataWithTranspose moves 1-, 2- or 4-byte elements");
+                  "LoadDataWithTranspose moves int4, 1-, 2- or 4-byte elements");
     require_l1_to_l0(dst, src, api);
+    if constexpr (packs_nibbles<T>) {
+        if (dst.memory() != AscendC::Hardware::L0B) [[unlikely]] {
+            fail_misuse(api, "the A2 transposes int4b_t only into B2 (L0B); dst is a ",
+                        AscendC::PositionName(dst.position()), " tensor");
+        }
+    }
     if (p.repeatTimes == 0) return;
     constexpr int64_t fe = fractal_elements<T>;
-    constexpr int64_t side = sizeof(T) == 1 ? 32 : 16;
+    constexpr int64_t side = packs_nibbles<T> ? 64 : sizeof(T) == 1 ? 32 : 16;
     constexpr int64_t square = side * side;
     constexpr int64_t fractals = square / fe;  // per square: 2, 1, 2
     require_source_units(src, p.startIndex, p.srcStride, p.addrMode, p.repeatTimes, square, api);
+    if constexpr (packs_nibbles<T>) {
+        const int64_t dst_fractals =
+            (p.repeatTimes - 1) * (int64_t(p.dstGap) + 1) + (fractals - 1) * (int64_t(p.dstFracGap) + 1) + 1;
+        require_elements(dst, dst_fractals * fe, api, "dst (fractals written)");
+        issue(Pipe::MTE1, api,
+              reads(src, source_extent(p.startIndex, p.srcStride, p.addrMode, p.repeatTimes, square, src)),
+              writes(dst, uint64_t(dst_fractals) * kFractalBytes));
+        const auto* in = reinterpret_cast<const std::byte*>(src.GetPhyAddr());
+        auto* out = reinterpret_cast<std::byte*>(dst.GetPhyAddr());
+        for (int64_t r = 0; r < p.repeatTimes; ++r) {
+            const int64_t from = source_unit(p.startIndex, p.srcStride, p.addrMode, r) * square;  // elements
+            const int64_t first = r * (int64_t(p.dstGap) + 1) * fe;
+            for (int64_t row = 0; row < side; ++row) {
+                const int64_t to = first + (row / 16) * (int64_t(p.dstFracGap) + 1) * fe + (row % 16) * side;
+                for (int64_t column = 0; column < side; ++column) {
+                    set_nibble(out, to + column, nibble_at(in, from + column * side + row));
+                }
+            }
+        }
+        return;
+    }
     const int64_t dst_fractals =
         (p.repeatTimes - 1) * (int64_t(p.dstGap) + 1) + (fractals - 1) * (int64_t(p.dstFracGap) + 1) + 1;
     require_elements(dst, dst_fractals * fe, api, "dst (fractals written)");
@@ -155,6 +194,44 @@ inline void load_3d(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTens
     const char* api = "LoadData(img2col)";
     static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4, "LoadData moves 1-, 2- or 4-byte elements");
     require_l1_to_l0(dst, src, api);
+    if constexpr (packs_nibbles<T>) {
+        // C0 is 64 int4 elements, 32 bytes: with the channel counts in bytes this is the int8 load
+        // over the same memory, every column pair of the img2col matrix one byte.
+        if (dst.memory() != AscendC::Hardware::L0A || g.enTranspose) [[unlikely]] {
+            fail_misuse(api, "the A2 loads int4b_t only into L0A and without enTranspose");
+        }
+        if (g.kExtension % 2 != 0 || g.channelSize % 2 != 0) [[unlikely]] {
+            fail_misuse(api, "kExtension ", g.kExtension, " and channelSize ", g.channelSize,
+                        " of int4b_t elements must be even (whole bytes)");
+        }
+        Img2col<int8_t> bytes{};
+        bytes.l1H = g.l1H;
+        bytes.l1W = g.l1W;
+        std::copy(g.padList, g.padList + AscendC::PAD_SIZE, bytes.padList);
+        const auto nibble = uint8_t(int32_t(g.padValue) & 0xF);
+        bytes.padValue = int8_t(uint8_t(nibble | (nibble << 4)));
+        bytes.channelSize = uint16_t(g.channelSize / 2);
+        bytes.kExtension = uint16_t(g.kExtension / 2);
+        bytes.mExtension = g.mExtension;
+        bytes.kStartPt = uint16_t(g.kStartPt / 2);
+        bytes.mStartPt = g.mStartPt;
+        bytes.strideW = g.strideW;
+        bytes.strideH = g.strideH;
+        bytes.filterW = g.filterW;
+        bytes.filterH = g.filterH;
+        bytes.dilationFilterW = g.dilationFilterW;
+        bytes.dilationFilterH = g.dilationFilterH;
+        bytes.enTranspose = false;
+        if (g.kStartPt % c0_of<T> != 0) [[unlikely]] {
+            fail_misuse(api, "kStartPt ", g.kStartPt, " is not a multiple of C0 = ", c0_of<T>);
+        }
+        if (g.channelSize % c0_of<T> != 0) [[unlikely]] {
+            fail_misuse(api, "channelSize ", g.channelSize, " is not a multiple of C0 = ", c0_of<T>,
+                        " (the small-channel layouts are not modelled by Canopy)");
+        }
+        load_3d(dst.template ReinterpretCast<int8_t>(), src.template ReinterpretCast<int8_t>(), bytes);
+        return;
+    }
     if (g.l1H == 0 || g.l1W == 0 || g.channelSize == 0 || g.kExtension == 0 || g.mExtension == 0 ||
         g.filterW == 0 || g.filterH == 0) {
         return;  // a NOP on the A2

@@ -2,16 +2,37 @@
 // LocalTensor<T>: a typed window onto one of the core's local memories (UB, L1, L0A/B/C), handed out
 // by a TQue, a TBuf or a LocalMemAllocator. Element access and every API that takes a LocalTensor
 // are checked against its length: touching past the end raises ACL_ERROR_RT_AICORE_EXCEPTION.
+#include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "canopy/kernel/ascendc/check.h"
 #include "canopy/kernel/ascendc/local_memory.h"
 #include "canopy/kernel/ascendc/types.h"
 #include "canopy/kernel/pipes.h"
 
+namespace AscendC {
+struct int4b_t;  // cube_types.h
+}
+
 namespace canopy::kernel::ascendc {
 struct BufferRecord;  // the TPipe buffer a queue tensor lives in (pipe.h)
+
+// int4b_t packs two elements to a byte, the even element in the low nibble, and a LocalTensor of it
+// counts elements (half bytes) as in Ascend C: its sizes, offsets and lengths convert through these.
+template <typename T>
+inline constexpr bool packs_nibbles = std::is_same_v<T, AscendC::int4b_t>;
+template <typename T>
+constexpr uint64_t bytes_of(uint64_t elements) {
+    if constexpr (packs_nibbles<T>) return (elements + 1) / 2;
+    return elements * sizeof(T);
 }
+template <typename T>
+constexpr uint64_t elements_in(uint64_t bytes) {
+    if constexpr (packs_nibbles<T>) return bytes * 2;
+    return bytes / sizeof(T);
+}
+}  // namespace canopy::kernel::ascendc
 
 namespace AscendC {
 
@@ -27,7 +48,7 @@ public:
         using namespace canopy::kernel::ascendc;
         const Hardware hardware = GetPhyType(pos);
         const LocalMemory memory = local_memory(hardware);
-        const uint64_t bytes = uint64_t(tileSize) * sizeof(T);
+        const uint64_t bytes = bytes_of<T>(tileSize);
         if (memory.base == nullptr) [[unlikely]] {
             fail_misuse("LocalTensor", "position ", PositionName(pos), " (", HardwareName(hardware),
                         ") is not a local memory Canopy models");
@@ -45,17 +66,19 @@ public:
     // Canopy: `size` elements at `data` in `position`; `buffer` is the TPipe buffer it was
     // allocated from, or null when it does not come from a queue.
     LocalTensor(T* data, uint32_t size, TPosition position, canopy::kernel::ascendc::BufferRecord* buffer)
-        : data_(data), size_(size), capacity_bytes_(uint64_t(size) * sizeof(T)), position_(position),
+        : data_(data), size_(size), capacity_bytes_(canopy::kernel::ascendc::bytes_of<T>(size)), position_(position),
           buffer_(buffer) {}
 
     __aicore__ inline uint32_t GetSize() const { return size_; }
-    __aicore__ inline uint32_t GetLength() const { return size_ * sizeof(T); }
+    __aicore__ inline uint32_t GetLength() const {
+        return static_cast<uint32_t>(canopy::kernel::ascendc::bytes_of<T>(size_));
+    }
 
     // Shrinks or regrows the tensor within the memory it was created over.
     __aicore__ inline void SetSize(uint32_t size) {
-        if (uint64_t(size) * sizeof(T) > capacity_bytes_) [[unlikely]] {
+        if (canopy::kernel::ascendc::bytes_of<T>(size) > capacity_bytes_) [[unlikely]] {
             canopy::kernel::ascendc::fail_misuse("LocalTensor::SetSize", "size ", size, " elements (",
-                                                  uint64_t(size) * sizeof(T), " bytes) exceeds the ",
+                                                  canopy::kernel::ascendc::bytes_of<T>(size), " bytes) exceeds the ",
                                                   capacity_bytes_, " bytes the tensor was created over");
         }
         size_ = size;
@@ -65,17 +88,32 @@ public:
     __aicore__ inline T GetValue(uint32_t index) const {
         T* element = Element(index, "LocalTensor::GetValue");
         ScalarAccess(element, false, "LocalTensor::GetValue");
-        return *element;
+        if constexpr (canopy::kernel::ascendc::packs_nibbles<T>) {
+            const auto byte = *reinterpret_cast<const uint8_t*>(element);
+            return T(int32_t(index % 2 == 0 ? byte & 0xF : byte >> 4));
+        } else {
+            return *element;
+        }
     }
 
     template <typename Value>
     __aicore__ inline void SetValue(uint32_t index, Value value) const {
         T* element = Element(index, "LocalTensor::SetValue");
         ScalarAccess(element, true, "LocalTensor::SetValue");
-        *element = static_cast<T>(value);
+        if constexpr (canopy::kernel::ascendc::packs_nibbles<T>) {
+            auto& byte = *reinterpret_cast<uint8_t*>(element);
+            const auto bits = uint8_t(int32_t(value) & 0xF);
+            byte = index % 2 == 0 ? uint8_t((byte & 0xF0) | bits) : uint8_t((byte & 0x0F) | (bits << 4));
+        } else {
+            *element = static_cast<T>(value);
+        }
     }
 
-    __aicore__ inline T& operator()(uint32_t index) const { return *Element(index, "LocalTensor::operator()"); }
+    __aicore__ inline T& operator()(uint32_t index) const {
+        static_assert(!canopy::kernel::ascendc::packs_nibbles<T>,
+                      "an int4b_t element is half a byte: use GetValue / SetValue");
+        return *Element(index, "LocalTensor::operator()");
+    }
 
     // A view starting `offset` elements further on.
     __aicore__ inline LocalTensor operator[](uint32_t offset) const {
@@ -85,23 +123,24 @@ public:
                                                   " LocalTensor of ", size_, " elements");
         }
         LocalTensor view = *this;
-        view.data_ = data_ + offset;
+        view.data_ = Advance(offset, "LocalTensor::operator[]");
         view.size_ = size_ - offset;
-        view.capacity_bytes_ = capacity_bytes_ - uint64_t(offset) * sizeof(T);
+        view.capacity_bytes_ = capacity_bytes_ - canopy::kernel::ascendc::bytes_of<T>(offset);
         return view;
     }
 
     // The same memory seen as elements of another type.
     template <typename U>
     __aicore__ inline LocalTensor<U> ReinterpretCast() const {
-        const auto size = static_cast<uint32_t>(uint64_t(size_) * sizeof(T) / sizeof(U));
+        using namespace canopy::kernel::ascendc;
+        const auto size = static_cast<uint32_t>(elements_in<U>(bytes_of<T>(size_)));
         LocalTensor<U> other(reinterpret_cast<U*>(data_), size, position_, buffer_);
         other.capacity_bytes_ = capacity_bytes_;
         return other;
     }
 
     __aicore__ inline T* GetPhyAddr() const { return data_; }
-    __aicore__ inline T* GetPhyAddr(uint32_t offset) const { return data_ + offset; }
+    __aicore__ inline T* GetPhyAddr(uint32_t offset) const { return Advance(offset, "LocalTensor::GetPhyAddr"); }
     __aicore__ inline int32_t GetPosition() const { return static_cast<int32_t>(position_); }
 
     // Canopy's accessors for the API implementation.
@@ -121,13 +160,27 @@ private:
         canopy::kernel::pipe_instruction(canopy::kernel::Pipe::S, api, &operand, 1);
     }
 
+    // The byte holding element `index` (for int4b_t, the element is one of its nibbles).
     T* Element(uint32_t index, const char* api) const {
         if (index >= size_) [[unlikely]] {
             canopy::kernel::ascendc::fail_misuse(api, "index ", index, " is past the end of a ",
                                                   PositionName(position_), " LocalTensor of ", size_,
                                                   " elements");
         }
+        if constexpr (canopy::kernel::ascendc::packs_nibbles<T>) return data_ + index / 2;
         return data_ + index;
+    }
+
+    // The address `offset` elements on; an int4b_t address must fall on a byte, as on the NPU.
+    T* Advance(uint32_t offset, const char* api) const {
+        if constexpr (canopy::kernel::ascendc::packs_nibbles<T>) {
+            if (offset % 2 != 0) [[unlikely]] {
+                canopy::kernel::ascendc::fail_misuse(api, "offset ", offset,
+                                                      " of an int4b_t tensor is odd: it must start on a byte");
+            }
+            return data_ + offset / 2;
+        }
+        return data_ + offset;
     }
 
     T* data_ = nullptr;

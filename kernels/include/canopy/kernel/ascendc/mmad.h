@@ -1,7 +1,7 @@
 #pragma once
 // Mmad: C (L0C, Nz) = init + A (L0A, Zz) x B (L0B, Zn) on the M pipe, for an m x k by k x n
 // product. The fractals are unpacked into dense matrices and multiplied with Eigen's GEMM in float
-// (int32 for int8 inputs), the cube unit's accumulation type. The initial C is zero
+// (int32 for int8 and int4 inputs), the cube unit's accumulation type. The initial C is zero
 // (cmatrixInitVal), the bias row in the bias table broadcast over the rows (cmatrixSource, or a
 // bias tensor in C2), or what L0C holds. Every overload goes through canopy::kernel::ascendc::mmad.
 #include <algorithm>
@@ -20,11 +20,11 @@ namespace canopy::kernel::ascendc {
 
 // The accumulator type of the cube unit for inputs of type T.
 template <typename T>
-using accumulator_t = std::conditional_t<std::is_same_v<T, int8_t>, int32_t, float>;
+using accumulator_t = std::conditional_t<std::is_same_v<T, int8_t> || packs_nibbles<T>, int32_t, float>;
 
 template <typename T>
 constexpr bool cube_input = std::is_same_v<T, half> || std::is_same_v<T, Eigen::bfloat16> ||
-                            std::is_same_v<T, float> || std::is_same_v<T, int8_t>;
+                            std::is_same_v<T, float> || std::is_same_v<T, int8_t> || packs_nibbles<T>;
 
 // Per-thread dense operands, reused across calls (no allocation on the hot path).
 template <typename Accumulator>
@@ -63,6 +63,9 @@ inline void mmad(const AscendC::LocalTensor<Accumulator>& dst, const AscendC::Lo
         fail_misuse(api, "unitFlag ", int(p.unitFlag), " is not 0 (off), 2 or 3");
     }
     if (p.m == 0 || p.n == 0 || p.k == 0) return;
+    if (packs_nibbles<Input> && p.k % 2 != 0) [[unlikely]] {
+        fail_misuse(api, "k ", p.k, " must be even for int4b_t inputs (the cube reads them by bytes)");
+    }
     constexpr int64_t c0 = c0_of<Input>;
     const bool gemv = p.m == 1;  // A is one contiguous row of k elements
     const int64_t m_fractals = ceil_div(p.m, 16);
@@ -80,8 +83,8 @@ inline void mmad(const AscendC::LocalTensor<Accumulator>& dst, const AscendC::Lo
     require_in_buffer(dst, m_fractals * n_fractals * 256, api, "dst (C) for the given m and n");
 
     const uint64_t c_bytes = uint64_t(m_fractals * n_fractals * 256) * sizeof(Accumulator);
-    const uint64_t a_bytes = uint64_t(gemv ? int64_t(p.k) : m_fractals * a_k_fractals * 16 * c0) * sizeof(Input);
-    const uint64_t b_bytes = uint64_t(k_fractals * n_fractals * 16 * c0) * sizeof(Input);
+    const uint64_t a_bytes = bytes_of<Input>(uint64_t(gemv ? int64_t(p.k) : m_fractals * a_k_fractals * 16 * c0));
+    const uint64_t b_bytes = bytes_of<Input>(uint64_t(k_fractals * n_fractals * 16 * c0));
     const uint64_t initial_bytes = init == MmadInit::bias_table ? uint64_t(p.n) * sizeof(Accumulator) : c_bytes;
     issue(Pipe::M, api, reads(fm, a_bytes), reads(filter, b_bytes), writes(dst, c_bytes),
           initial == nullptr ? Operand{} : reads(*initial, initial_bytes));
@@ -91,23 +94,42 @@ inline void mmad(const AscendC::LocalTensor<Accumulator>& dst, const AscendC::Lo
     ensure_size(scratch.a, m_fractals * 16, k_fractals * c0);
     ensure_size(scratch.b, k_fractals * c0, n_fractals * 16);
     ensure_size(scratch.product, p.m, p.n);
-    using Fractal = Eigen::Map<const Eigen::Matrix<Input, 16, c0, Eigen::RowMajor>>;  // 16 rows x c0
-    const Input* a = fm.GetPhyAddr();
-    if (gemv) {
-        for (int64_t k = 0; k < p.k; ++k) scratch.a(0, k) = static_cast<Accumulator>(a[k]);
-    } else {
-        for (int64_t mb = 0; mb < m_fractals; ++mb) {
-            for (int64_t kb = 0; kb < k_fractals; ++kb) {
-                scratch.a.template block<16, c0>(mb * 16, kb * c0) =
-                    Fractal(a + (mb * a_k_fractals + kb) * 16 * c0).template cast<Accumulator>();
+    if constexpr (packs_nibbles<Input>) {
+        // int4 fractals are nibbles: unpacked element by element, the even element the low nibble.
+        const void* a = fm.GetPhyAddr();
+        for (int64_t row = 0; row < (gemv ? 1 : m_fractals * 16); ++row) {
+            for (int64_t column = 0; column < k_fractals * c0; ++column) {
+                const int64_t index = gemv ? column
+                                           : ((row / 16) * a_k_fractals + column / c0) * 16 * c0 + (row % 16) * c0 +
+                                                 column % c0;
+                scratch.a(row, column) = gemv && column >= p.k ? 0 : nibble_at(a, index);
             }
         }
-    }
-    const Input* b = filter.GetPhyAddr();
-    for (int64_t kb = 0; kb < k_fractals; ++kb) {
-        for (int64_t nb = 0; nb < n_fractals; ++nb) {
-            scratch.b.template block<c0, 16>(kb * c0, nb * 16) =
-                Fractal(b + (kb * n_fractals + nb) * 16 * c0).transpose().template cast<Accumulator>();
+        const void* b = filter.GetPhyAddr();
+        for (int64_t k = 0; k < k_fractals * c0; ++k) {
+            for (int64_t n = 0; n < n_fractals * 16; ++n) {
+                scratch.b(k, n) = nibble_at(b, ((k / c0) * n_fractals + n / 16) * 16 * c0 + (n % 16) * c0 + k % c0);
+            }
+        }
+    } else {
+        using Fractal = Eigen::Map<const Eigen::Matrix<Input, 16, c0, Eigen::RowMajor>>;  // 16 rows x c0
+        const Input* a = fm.GetPhyAddr();
+        if (gemv) {
+            for (int64_t k = 0; k < p.k; ++k) scratch.a(0, k) = static_cast<Accumulator>(a[k]);
+        } else {
+            for (int64_t mb = 0; mb < m_fractals; ++mb) {
+                for (int64_t kb = 0; kb < k_fractals; ++kb) {
+                    scratch.a.template block<16, c0>(mb * 16, kb * c0) =
+                        Fractal(a + (mb * a_k_fractals + kb) * 16 * c0).template cast<Accumulator>();
+                }
+            }
+        }
+        const Input* b = filter.GetPhyAddr();
+        for (int64_t kb = 0; kb < k_fractals; ++kb) {
+            for (int64_t nb = 0; nb < n_fractals; ++nb) {
+                scratch.b.template block<c0, 16>(kb * c0, nb * 16) =
+                    Fractal(b + (kb * n_fractals + nb) * 16 * c0).transpose().template cast<Accumulator>();
+            }
         }
     }
     scratch.product.noalias() = scratch.a.topLeftCorner(p.m, p.k) * scratch.b.topLeftCorner(p.k, p.n);
@@ -197,8 +219,9 @@ inline void mmad_sparse(const AscendC::LocalTensor<int32_t>& dst, const AscendC:
 template <typename T, typename U, typename S>
 inline void check_mmad_types() {
     static_assert(std::is_same_v<U, S>, "Mmad takes A and B of the same element type");
-    static_assert(cube_input<U>, "Mmad inputs are half, bfloat16_t, float or int8_t");
-    static_assert(std::is_same_v<T, accumulator_t<U>>, "Mmad accumulates int8 into int32_t, the rest into float");
+    static_assert(cube_input<U>, "Mmad inputs are half, bfloat16_t, float, int8_t or int4b_t");
+    static_assert(std::is_same_v<T, accumulator_t<U>>,
+                  "Mmad accumulates int8 and int4 into int32_t, the rest into float");
 }
 
 }  // namespace canopy::kernel::ascendc
@@ -230,6 +253,7 @@ __aicore__ inline void Mmad(const LocalTensor<T>& dst, const LocalTensor<U>& fm,
                             const LocalTensor<V>& bias, const MmadParams& mmadParams) {
     using namespace canopy::kernel::ascendc;
     check_mmad_types<T, U, S>();
+    static_assert(!packs_nibbles<U>, "Mmad with a bias tensor takes no int4b_t inputs on the A2");
     static_assert(std::is_same_v<T, V>, "Mmad's bias has the accumulator type of dst");
     if (bias.memory() == Hardware::BIAS) {
         if (mmadParams.cmatrixInitVal) {

@@ -347,7 +347,7 @@ public:
             if (record.state == BufferState::free) {
                 record.state = BufferState::allocated;
                 canopy::kernel::pipe_acquire(record.handed_over);
-                return LocalTensor<T>(reinterpret_cast<T*>(record.address), record.bytes / sizeof(T), record.position,
+                return LocalTensor<T>(reinterpret_cast<T*>(record.address), canopy::kernel::ascendc::elements_in<T>(record.bytes), record.position,
                                       &record);
             }
         }
@@ -395,7 +395,7 @@ public:
         --ring_count_;
         record->state = BufferState::dequeued;
         canopy::kernel::pipe_acquire(record->handed_over);
-        return LocalTensor<T>(reinterpret_cast<T*>(record->address), record->bytes / sizeof(T), record->position,
+        return LocalTensor<T>(reinterpret_cast<T*>(record->address), canopy::kernel::ascendc::elements_in<T>(record->bytes), record->position,
                               record);
     }
 
@@ -527,14 +527,14 @@ public:
     template <typename T>
     __aicore__ inline LocalTensor<T> Get() {
         RequireAttached("TBuf::Get");
-        return LocalTensor<T>(reinterpret_cast<T*>(record_->address), record_->bytes / sizeof(T), pos, record_);
+        return LocalTensor<T>(reinterpret_cast<T*>(record_->address), canopy::kernel::ascendc::elements_in<T>(record_->bytes), pos, record_);
     }
 
     template <typename T>
     __aicore__ inline LocalTensor<T> Get(uint32_t len) {
         RequireAttached("TBuf::Get");
-        if (uint64_t(len) * sizeof(T) > record_->bytes) [[unlikely]] {
-            canopy::kernel::ascendc::fail_misuse("TBuf::Get", len, " elements (", uint64_t(len) * sizeof(T),
+        if (canopy::kernel::ascendc::bytes_of<T>(len) > record_->bytes) [[unlikely]] {
+            canopy::kernel::ascendc::fail_misuse("TBuf::Get", len, " elements (", canopy::kernel::ascendc::bytes_of<T>(len),
                                                   " bytes) exceed the ", record_->bytes, "-byte buffer");
         }
         return LocalTensor<T>(reinterpret_cast<T*>(record_->address), len, pos, record_);
@@ -544,10 +544,10 @@ public:
     template <typename T>
     __aicore__ inline LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset) {
         RequireAttached("TBuf::GetWithOffset");
-        if (bufOffset % ONE_BLK_SIZE != 0 || uint64_t(bufOffset) + uint64_t(size) * sizeof(T) > record_->bytes)
+        if (bufOffset % ONE_BLK_SIZE != 0 || uint64_t(bufOffset) + canopy::kernel::ascendc::bytes_of<T>(size) > record_->bytes)
             [[unlikely]] {
             canopy::kernel::ascendc::fail_misuse("TBuf::GetWithOffset", size, " elements (",
-                                                  uint64_t(size) * sizeof(T), " bytes) at byte offset ", bufOffset,
+                                                  canopy::kernel::ascendc::bytes_of<T>(size), " bytes) at byte offset ", bufOffset,
                                                   " do not fit the ", record_->bytes,
                                                   "-byte buffer at a 32-byte aligned offset");
         }
