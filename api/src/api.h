@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -14,6 +15,7 @@
 #include "canopy/engine/context.h"
 #include "canopy/engine/device.h"
 #include "canopy/engine/event.h"
+#include "canopy/engine/memory.h"
 #include "canopy/engine/runtime.h"
 #include "canopy/engine/stream.h"
 #include "handle_table.h"
@@ -53,6 +55,13 @@ void require(T* pointer, const char* argument) {
 }
 
 std::string describe(const void* pointer);
+
+struct State;
+// The registered allocation (device or page-locked host memory) holding pointer, nullopt for other
+// host memory. A pointer into the device heap that no live allocation holds is device memory freed
+// by aclrtFree (or never allocated): ACL_ERROR_INVALID_PARAM naming `api`'s argument, never taken
+// for host memory (memory.cpp).
+std::optional<engine::Allocation> allocation_of(State& state, const void* pointer, const char* argument);
 
 // A C caller may pass any integer where an enum is expected; loading a value outside the enum's
 // range through the C++ enum type is undefined (UBSan aborts on it), so checks read the bits.

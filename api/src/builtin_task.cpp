@@ -9,6 +9,8 @@
 #include <limits>
 
 #include "api.h"
+#include "canopy/engine/detail/checked.h"
+#include "canopy/engine/failure.h"
 #include "canopy/engine/memory.h"
 
 namespace canopy::api {
@@ -35,9 +37,10 @@ std::uint16_t float_to_bf16(float value) {
 // ---- device memory checks
 
 // [pointer, pointer + bytes) must be device memory of `device`.
-void check_device_range(State& state, const void* pointer, std::size_t bytes, const engine::Device& device,
-                        const char* argument) {
-    const std::optional<engine::Allocation> allocation = state.runtime.memory().find(pointer);
+// Returns the bytes of the allocation from pointer on.
+std::size_t check_device_range(State& state, const void* pointer, std::size_t bytes, const engine::Device& device,
+                               const char* argument) {
+    const std::optional<engine::Allocation> allocation = allocation_of(state, pointer, argument);
     if (!allocation || allocation->kind != engine::MemoryKind::device)
         fail(ACL_ERROR_INVALID_PARAM, std::string(argument) + " " + describe(pointer) + " is not device memory from aclrtMalloc");
     if (allocation->device != &device) {
@@ -46,11 +49,12 @@ void check_device_range(State& state, const void* pointer, std::size_t bytes, co
                                           std::to_string(device.id()));
     }
     const std::size_t offset = reinterpret_cast<std::uintptr_t>(pointer) - allocation->base;
-    if (bytes > allocation->size - offset) {
+    if (!engine::detail::fits(offset, bytes, allocation->size)) {
         fail(ACL_ERROR_INVALID_PARAM, std::string(argument) + " " + describe(pointer) + ": " + std::to_string(bytes) +
                                           " bytes at offset " + std::to_string(offset) +
                                           " run past the end of its allocation of " + std::to_string(allocation->size) + " bytes");
     }
+    return allocation->size - offset;
 }
 
 // ---- reduce
@@ -198,7 +202,7 @@ Parameter parameter(State& state, const aclrtRandomParaInfo& info, const char* a
         void* address;
         std::memcpy(&address, info.valueOrAddr, sizeof address);
         require(address, (std::string(argument) + ".valueOrAddr").c_str());
-        if (!state.runtime.memory().find(address))
+        if (!allocation_of(state, address, (std::string(argument) + ".valueOrAddr").c_str()))
             fail(ACL_ERROR_INVALID_PARAM, std::string(argument) + ".valueOrAddr " + describe(address) + " is not device memory");
     }
     return result;
@@ -262,6 +266,16 @@ struct RandomTask {
     Parameter seed, count;
     void* result;
     void* counter;
+    std::size_t result_capacity = 0;  // bytes of the result's allocation from result on
+
+    // The bytes n numbers take; false when they overflow.
+    bool result_bytes(std::uint64_t n, std::size_t& bytes) const {
+        if (function == ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK) {
+            bytes = n / 8 + (n % 8 != 0);
+            return true;
+        }
+        return engine::detail::checked_mul(n, random_type_size(type), bytes);
+    }
 
     void run() const {
         std::uint64_t offset[2];
@@ -272,6 +286,14 @@ struct RandomTask {
                        static_cast<std::uint32_t>(offset[1]), static_cast<std::uint32_t>(offset[1] >> 32)}};
         Numbers numbers(philox);
         const std::uint64_t n = count.unsigned_value();
+        // A count read from device memory is only known now; it must fit the result as well.
+        std::size_t needed;
+        if (!result_bytes(n, needed) || needed > result_capacity) {
+            throw engine::OperationError(ACL_ERROR_RT_PARAM_INVALID,
+                                         "aclrtRandomNumAsync: randomNum " + std::to_string(n) +
+                                             " numbers run past the end of randomResultAddr's allocation (" +
+                                             std::to_string(result_capacity) + " bytes)");
+        }
         switch (function) {
             case ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK: {
                 // Bit i (LSB first) is 1 when element i is kept, with probability 1 - ratio.
@@ -396,9 +418,14 @@ aclError aclrtRandomNumAsync(const aclrtRandomNumTaskInfo* taskInfo, const aclrt
         task.count = parameter(s, taskInfo->randomNum, "randomNum", 0);
         engine::Stream& on = target_stream(s, stream, "stream");
         check_device_range(s, task.counter, 16, on.device(), "taskInfo->randomCounterAddr");
+        task.result_capacity = check_device_range(s, task.result, 0, on.device(), "taskInfo->randomResultAddr");
         if (!task.count.address) {
             const std::uint64_t n = task.count.unsigned_value();
-            const std::uint64_t bytes = function == ACL_RT_RANDOM_NUM_FUNC_TYPE_DROPOUT_BITMASK ? (n + 7) / 8 : n * size;
+            std::size_t bytes;
+            if (!task.result_bytes(n, bytes)) {
+                fail(ACL_ERROR_INVALID_PARAM, "taskInfo->randomNum " + std::to_string(n) + " numbers of " +
+                                                  std::to_string(size) + " bytes overflow size_t");
+            }
             check_device_range(s, task.result, bytes, on.device(), "taskInfo->randomResultAddr");
         }
         on.enqueue(engine::Operation{engine::OpKind::kernel, 1, "RandomNum",

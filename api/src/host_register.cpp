@@ -6,6 +6,7 @@
 #include <map>
 
 #include "api.h"
+#include "canopy/engine/detail/checked.h"
 #include "canopy/engine/memory.h"
 
 namespace canopy::api {
@@ -30,7 +31,9 @@ Registrations& registrations() {
 
 void register_range(void* ptr, std::uint64_t size, bool mapped) {
     const auto base = reinterpret_cast<std::uintptr_t>(ptr);
-    if (size > UINTPTR_MAX - base) fail(ACL_ERROR_INVALID_PARAM, "size " + std::to_string(size) + " wraps the address space");
+    std::size_t end;
+    if (!engine::detail::checked_add(base, size, end))
+        fail(ACL_ERROR_INVALID_PARAM, "size " + std::to_string(size) + " wraps the address space");
     Registrations& table = registrations();
     std::lock_guard lock(table.mutex);
     // Overlap with the registration at or below base, or with one starting inside the range.
@@ -47,7 +50,7 @@ void register_range(void* ptr, std::uint64_t size, bool mapped) {
 void check_host_range(State& state, void* ptr, std::uint64_t size) {
     require(ptr, "ptr");
     if (size == 0) fail(ACL_ERROR_INVALID_PARAM, "size is 0");
-    const std::optional<engine::Allocation> allocation = state.runtime.memory().find(ptr);
+    const std::optional<engine::Allocation> allocation = allocation_of(state, ptr, "ptr");
     if (allocation && allocation->kind == engine::MemoryKind::device)
         fail(ACL_ERROR_INVALID_PARAM, "ptr " + describe(ptr) + " is device memory, not host memory");
 }

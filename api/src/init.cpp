@@ -1,9 +1,11 @@
 // aclInit / aclFinalize: the runtime state and its reference count.
 #include <atomic>
 #include <cstdlib>
+#include <sys/stat.h>
 
 #include "api.h"
 #include "canopy/engine/wait_list.h"
+#include "trace.h"
 
 namespace canopy::api {
 
@@ -28,9 +30,18 @@ void finalize_locked() {
     }
     delete state;
     for (const engine::Device* device : devices) engine::WaitList::end_device_reset(device);
+    trace::runtime_finalized();  // every operation has finished: the trace is complete
+}
+
+// A directory opens as a stream on Linux and fails only when read; it is a file error, as a missing file is.
+void require_regular_file(const char* path, const char* argument) {
+    struct stat info {};
+    if (stat(path, &info) == 0 && S_ISDIR(info.st_mode))
+        fail(ACL_ERROR_INVALID_FILE, std::string(argument) + ": " + path + ": is a directory, not a configuration file");
 }
 
 engine::RuntimeConfig read_config(const char* path) {
+    require_regular_file(path, "configPath");
     try {
         return engine::load_config(path);
     } catch (const engine::ConfigError& error) {
@@ -44,6 +55,7 @@ engine::RuntimeConfig configuration(const char* path) {
     if (path && *path) return read_config(path);
     const char* from_environment = std::getenv("CANOPY_CONFIG");
     if (!from_environment || !*from_environment) return engine::RuntimeConfig{};
+    require_regular_file(from_environment, "CANOPY_CONFIG");
     try {
         return engine::load_config(from_environment);
     } catch (const engine::ConfigError& error) {
@@ -62,7 +74,9 @@ State& state_or_implicit_init() {
     if (State* state = current_state.load(std::memory_order_acquire)) return *state;
     std::lock_guard lock(init_mutex);
     if (!current_state.load(std::memory_order_relaxed)) {
-        current_state.store(new State(configuration(nullptr)), std::memory_order_release);
+        const engine::RuntimeConfig config = configuration(nullptr);
+        current_state.store(new State(config), std::memory_order_release);
+        trace::runtime_started(config);
         implicit = true;
     }
     return *current_state.load(std::memory_order_relaxed);
@@ -102,6 +116,7 @@ aclError aclInit(const char* configPath) {
         }
         const engine::RuntimeConfig config = configuration(configPath);
         current_state.store(new State(config), std::memory_order_release);
+        trace::runtime_started(config);
         references = 1;
     });
 }

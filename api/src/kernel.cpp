@@ -9,10 +9,12 @@
 #include <dlfcn.h>
 #include <link.h>
 
+#include <algorithm>
 #include <mutex>
 #include <unordered_map>
 
 #include "api.h"
+#include "canopy/engine/detail/checked.h"
 #include "canopy/engine/memory.h"
 #include "launcher.h"
 #include "registry.h"
@@ -42,6 +44,9 @@ struct KernelFunction {
 struct KernelArgs {
     static constexpr std::size_t max_appends = 128;  // CANN's limit on appended parameters
     static constexpr std::size_t append_alignment = 8;
+    // The most bytes a list lays out: no finalizable list comes near it (Finalize takes at most the
+    // kernel's packed size), and it keeps a huge paramSize from allocating and filling host memory.
+    static constexpr std::size_t min_bytes_limit = std::size_t{1} << 20;
 
     struct Chunk {
         std::size_t offset;
@@ -218,6 +223,21 @@ std::uint32_t dyn_ubuf_size(const aclrtLaunchKernelCfg* cfg) {
 thread_local void* thread_args_handle = nullptr;
 thread_local std::weak_ptr<KernelArgs> thread_args;
 
+// Where the next parameter of `size` bytes goes (the next 8-byte aligned offset), checked so that
+// neither the rounding nor offset + size wraps and the list stays within its limit.
+std::size_t next_offset(const KernelArgs& args, std::size_t size, const char* argument, aclrtArgsHandle handle) {
+    const std::size_t limit = std::max(KernelArgs::min_bytes_limit, args.function->kernel->packed_size());
+    std::size_t offset, end;
+    if (!engine::detail::checked_align_up(args.bytes.size(), KernelArgs::append_alignment, offset) ||
+        !engine::detail::checked_add(offset, size, end) || end > limit) {
+        fail(ACL_ERROR_INVALID_PARAM, std::string(argument) + " " + std::to_string(size) + " at offset " +
+                                          std::to_string(args.bytes.size()) + " of argsHandle " + describe(handle) +
+                                          " exceeds the " + std::to_string(limit) + " bytes a list of kernel " +
+                                          args.function->kernel->name + " holds");
+    }
+    return offset;
+}
+
 // Turns the appended chunks into the kernel's packed blob. Either every parameter was appended on
 // its own (chunk i is parameter i), or the chunks, at their 8-byte aligned offsets, already form
 // the packed blob (one struct holding all arguments, or several parameters per chunk).
@@ -258,12 +278,14 @@ std::vector<std::byte> with_placeholder_data(const KernelArgs& args) {
     std::vector<std::size_t> data_offsets;
     std::size_t size = args.packed.size();
     for (const KernelArgs::Slot& slot : args.placeholder_slots) {
-        size = (size + data_alignment - 1) / data_alignment * data_alignment;
+        if (!engine::detail::checked_align_up(size, data_alignment, size)) fail(ACL_ERROR_INVALID_PARAM, "the placeholder data overflow size_t");
         data_offsets.push_back(size);
-        size += args.chunks[slot.chunk].buffer.size();
+        if (!engine::detail::checked_add(size, args.chunks[slot.chunk].buffer.size(), size))
+            fail(ACL_ERROR_INVALID_PARAM, "the placeholder data overflow size_t");
     }
     // Over-allocated so that the data can start 32-byte aligned whatever the vector's address.
-    std::vector<std::byte> blob(size + data_alignment);
+    if (!engine::detail::checked_add(size, data_alignment, size)) fail(ACL_ERROR_INVALID_PARAM, "the placeholder data overflow size_t");
+    std::vector<std::byte> blob(size);
     if (!args.packed.empty()) std::memcpy(blob.data(), args.packed.data(), args.packed.size());
     const std::size_t base_shift =
         (data_alignment - reinterpret_cast<std::uintptr_t>(blob.data()) % data_alignment) % data_alignment;
@@ -420,14 +442,19 @@ aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const
                           : std::string()) +
                      " bytes");
         }
-        const std::optional<engine::Allocation> allocation = s.runtime.memory().find(argsData);
-        if (allocation && allocation->kind == engine::MemoryKind::device) {
+        const std::optional<engine::Allocation> allocation = allocation_of(s, argsData, "argsData");
+        if (allocation) {
+            // Checked without wrapping: argsData in the allocation's padding is past its end.
             const std::size_t offset = reinterpret_cast<std::uintptr_t>(argsData) - allocation->base;
-            if (argsSize > allocation->size - offset) {
+            if (!engine::detail::fits(offset, argsSize, allocation->size)) {
                 fail(ACL_ERROR_RT_PARAM_INVALID, "argsData " + describe(argsData) + ": " + std::to_string(argsSize) +
-                                                     " bytes run past the end of its device allocation of " +
-                                                     std::to_string(allocation->size) + " bytes");
+                                                     " bytes at offset " + std::to_string(offset) +
+                                                     " run past the end of its " +
+                                                     (allocation->kind == engine::MemoryKind::device ? "device" : "host") +
+                                                     " allocation of " + std::to_string(allocation->size) + " bytes");
             }
+        }
+        if (allocation && allocation->kind == engine::MemoryKind::device) {
             launch_packed(s, function, numBlocks, 0, stream, static_cast<const std::byte*>(argsData), {});
         } else {
             const auto* bytes = static_cast<const std::byte*>(argsData);
@@ -474,8 +501,7 @@ aclError aclrtKernelArgsAppend(aclrtArgsHandle argsHandle, void* param, size_t p
             fail(ACL_ERROR_RT_PARAM_INVALID, "argsHandle " + describe(argsHandle) + " already holds " +
                                                  std::to_string(KernelArgs::max_appends) + " parameters, the most a list takes");
         }
-        const std::size_t offset =
-            (args->bytes.size() + KernelArgs::append_alignment - 1) / KernelArgs::append_alignment * KernelArgs::append_alignment;
+        const std::size_t offset = next_offset(*args, paramSize, "paramSize", argsHandle);
         args->bytes.resize(offset + paramSize);
         std::memcpy(args->bytes.data() + offset, param, paramSize);
         args->chunks.push_back(KernelArgs::Chunk{offset, paramSize, false, {}});
@@ -498,8 +524,7 @@ aclError aclrtKernelArgsAppendPlaceHolder(aclrtArgsHandle argsHandle, aclrtParam
             fail(ACL_ERROR_RT_PARAM_INVALID, "argsHandle " + describe(argsHandle) + " already holds " +
                                                  std::to_string(KernelArgs::max_appends) + " parameters, the most a list takes");
         }
-        const std::size_t offset =
-            (args->bytes.size() + KernelArgs::append_alignment - 1) / KernelArgs::append_alignment * KernelArgs::append_alignment;
+        const std::size_t offset = next_offset(*args, sizeof(void*), "the placeholder's pointer", argsHandle);
         args->bytes.resize(offset + sizeof(void*));  // the pointer, set at each launch
         args->chunks.push_back(KernelArgs::Chunk{offset, sizeof(void*), true, {}});
         *paramHandle = &args->chunks.back();
@@ -514,6 +539,11 @@ aclError aclrtKernelArgsGetPlaceHolderBuffer(aclrtArgsHandle argsHandle, aclrtPa
         require(bufferAddr, "bufferAddr");
         if (dataSize == 0) fail(ACL_ERROR_INVALID_PARAM, "dataSize is 0");
         State& s = state();
+        // The data goes to device memory with the arguments on the NPU, so it cannot exceed it.
+        if (dataSize > s.runtime.config().device_memory_bytes) {
+            fail(ACL_ERROR_INVALID_PARAM, "dataSize " + std::to_string(dataSize) + " exceeds the device memory (" +
+                                              std::to_string(s.runtime.config().device_memory_bytes) + " bytes)");
+        }
         std::shared_ptr<KernelArgs> args = args_handle(s, argsHandle, "argsHandle");
         std::lock_guard lock(args->mutex);
         KernelArgs::Chunk* chunk = nullptr;

@@ -3,6 +3,7 @@
 // indexes with a value read from device memory when the model runs: execution continues after the
 // chosen label, on the label's stream, and the switching stream's later tasks are skipped. Labels
 // have no meaning outside a model, as in CANN (aclrtSetLabel needs a bound stream).
+#include "canopy/engine/detail/checked.h"
 #include "canopy/engine/memory.h"
 #include "model_build.h"
 
@@ -98,10 +99,10 @@ aclError aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtLabelList la
             fail(ACL_ERROR_INVALID_PARAM, "maxValue " + std::to_string(maxValue) + " is outside [1, " +
                                               std::to_string(list->labels.size()) + "], the labels of labelList");
         }
-        const std::optional<engine::Allocation> allocation = s.runtime.memory().find(ptr);
+        const std::optional<engine::Allocation> allocation = allocation_of(s, ptr, "ptr");
         if (!allocation || allocation->kind != engine::MemoryKind::device)
             fail(ACL_ERROR_INVALID_PARAM, "ptr " + describe(ptr) + " is not device memory from aclrtMalloc");
-        if (allocation->size - (reinterpret_cast<std::uintptr_t>(ptr) - allocation->base) < sizeof(std::uint32_t))
+        if (!engine::detail::fits(reinterpret_cast<std::uintptr_t>(ptr) - allocation->base, sizeof(std::uint32_t), allocation->size))
             fail(ACL_ERROR_INVALID_PARAM, "ptr " + describe(ptr) + ": the 4-byte index runs past the end of its allocation");
         if (reinterpret_cast<std::uintptr_t>(ptr) % alignof(std::uint32_t) != 0)
             fail(ACL_ERROR_INVALID_PARAM, "ptr " + describe(ptr) + " is not 4-byte aligned");

@@ -3,14 +3,26 @@
 #include <optional>
 
 #include "api.h"
+#include "canopy/engine/detail/checked.h"
 #include "canopy/engine/memory.h"
 
 namespace canopy::api {
+
+std::optional<engine::Allocation> allocation_of(State& state, const void* pointer, const char* argument) {
+    std::optional<engine::Allocation> allocation = state.runtime.memory().find(pointer);
+    if (!allocation && state.runtime.memory().in_device_heap(pointer)) {
+        fail(ACL_ERROR_INVALID_PARAM, std::string(argument) + " " + describe(pointer) +
+                                          " is device memory that is not allocated (freed by aclrtFree?)");
+    }
+    return allocation;
+}
 
 namespace {
 
 using engine::Allocation;
 using engine::MemoryKind;
+using engine::detail::checked_extent_2d;
+using engine::detail::fits;
 
 std::string bytes(std::size_t n) { return std::to_string(n) + " bytes"; }
 
@@ -21,17 +33,28 @@ struct Side {
     bool pinned() const { return allocation && allocation->kind == MemoryKind::host_pinned; }
 };
 
-Side classify(State& state, const void* pointer) { return Side{state.runtime.memory().find(pointer)}; }
+Side classify(State& state, const void* pointer, const char* argument) {
+    return Side{allocation_of(state, pointer, argument)};
+}
 
 // extent bytes starting at pointer must lie inside its allocation, when it has one.
 void check_extent(const Side& side, const void* pointer, std::size_t extent, const char* argument) {
     if (!side.allocation) return;
     const std::size_t offset = reinterpret_cast<std::uintptr_t>(pointer) - side.allocation->base;
-    if (offset > side.allocation->size || extent > side.allocation->size - offset) {
+    if (!fits(offset, extent, side.allocation->size)) {
         fail(ACL_ERROR_RT_PARAM_INVALID,
              std::string(argument) + " " + describe(pointer) + ": " + bytes(extent) + " at offset " +
                  std::to_string(offset) + " run past the end of its " +
                  (side.device() ? "device" : "host") + " allocation of " + bytes(side.allocation->size));
+    }
+}
+
+// Host memory has no registered bounds, but its range must not wrap past the end of the address space.
+void check_address_range(const void* pointer, std::size_t extent, const char* argument) {
+    std::size_t end;
+    if (!engine::detail::checked_add(reinterpret_cast<std::uintptr_t>(pointer), extent, end)) {
+        fail(ACL_ERROR_INVALID_PARAM, std::string(argument) + " " + describe(pointer) + ": " + bytes(extent) +
+                                          " wrap past the end of the address space");
     }
 }
 
@@ -73,7 +96,12 @@ void check_kind(int kind, const Side& dst, const Side& src) {
 struct CheckedCopy {
     bool needed;    // false for count 0 or dst == src
     bool pageable;  // a host side is not page-locked: CANN copies synchronously
+    const char* direction = nullptr;  // "H2D", "D2H", "D2D" or "H2H": the operation's name (timelines)
 };
+
+const char* direction(const Side& dst, const Side& src) {
+    return src.device() ? (dst.device() ? "D2D" : "D2H") : (dst.device() ? "H2D" : "H2H");
+}
 
 CheckedCopy check_copy(State& state, void* dst, std::size_t destMax, const void* src, std::size_t count,
                        const aclrtMemcpyKind& kind_argument) {
@@ -87,15 +115,17 @@ CheckedCopy check_copy(State& state, void* dst, std::size_t destMax, const void*
     if (count == 0) return {false, false};
     require(dst, "dst");
     require(src, "src");
-    const Side dst_side = classify(state, dst);
-    const Side src_side = classify(state, src);
+    check_address_range(dst, count, "dst");
+    check_address_range(src, count, "src");
+    const Side dst_side = classify(state, dst, "dst");
+    const Side src_side = classify(state, src, "src");
     check_kind(kind, dst_side, src_side);
     check_extent(dst_side, dst, count, "dst");
     check_extent(src_side, src, count, "src");
     check_peer_access(state, dst_side.device() ? dst_side.allocation->device : nullptr,
                       src_side.device() ? src_side.allocation->device : nullptr);
     const bool pageable = (!dst_side.allocation) || (!src_side.allocation);
-    return {dst != src, pageable};
+    return {dst != src, pageable, direction(dst_side, src_side)};
 }
 
 void check_memset(State& state, void* devPtr, std::size_t maxCount, std::size_t count) {
@@ -105,7 +135,7 @@ void check_memset(State& state, void* devPtr, std::size_t maxCount, std::size_t 
     }
     if (count == 0) return;
     require(devPtr, "devPtr");
-    const Side side = classify(state, devPtr);
+    const Side side = classify(state, devPtr, "devPtr");
     if (!side.allocation)
         fail(ACL_ERROR_INVALID_PARAM, "devPtr " + describe(devPtr) + " is not memory from aclrtMalloc or aclrtMallocHost");
     check_extent(side, devPtr, count, "devPtr");
@@ -121,14 +151,28 @@ CheckedCopy check_copy_2d(State& state, void* dst, std::size_t dpitch, const voi
     if (width == 0 || height == 0) return {false, false};
     require(dst, "dst");
     require(src, "src");
-    const Side dst_side = classify(state, dst);
-    const Side src_side = classify(state, src);
+    const Side dst_side = classify(state, dst, "dst");
+    const Side src_side = classify(state, src, "src");
+    // Checked: a huge pitch would otherwise wrap the extent to a small value that passes the bounds
+    // check, and the copy would write rows far outside the allocation. Host rows are not bounded by
+    // an allocation, but their addresses must not wrap either.
+    std::size_t dst_extent, src_extent;
+    if (!checked_extent_2d(dpitch, width, height, dst_extent)) {
+        fail(ACL_ERROR_INVALID_PARAM, "dpitch (" + std::to_string(dpitch) + ") x height (" + std::to_string(height) +
+                                          ") overflows size_t");
+    }
+    if (!checked_extent_2d(spitch, width, height, src_extent)) {
+        fail(ACL_ERROR_INVALID_PARAM, "spitch (" + std::to_string(spitch) + ") x height (" + std::to_string(height) +
+                                          ") overflows size_t");
+    }
+    check_address_range(dst, dst_extent, "dst");
+    check_address_range(src, src_extent, "src");
     check_kind(kind, dst_side, src_side);
-    check_extent(dst_side, dst, (height - 1) * dpitch + width, "dst");
-    check_extent(src_side, src, (height - 1) * spitch + width, "src");
+    check_extent(dst_side, dst, dst_extent, "dst");
+    check_extent(src_side, src, src_extent, "src");
     check_peer_access(state, dst_side.device() ? dst_side.allocation->device : nullptr,
                       src_side.device() ? src_side.allocation->device : nullptr);
-    return {true, !dst_side.allocation || !src_side.allocation};
+    return {true, !dst_side.allocation || !src_side.allocation, direction(dst_side, src_side)};
 }
 
 void check_policy(const aclrtMemMallocPolicy& policy) {
@@ -159,8 +203,8 @@ void wait_if_configured(engine::Device& device) {
     if (device.config().sync_copies_wait) device.wait_queued_work();
 }
 
-engine::Operation copy_operation(void* dst, const void* src, std::size_t count) {
-    return engine::Operation{engine::OpKind::memcpy, count, nullptr,
+engine::Operation copy_operation(void* dst, const void* src, std::size_t count, const char* direction) {
+    return engine::Operation{engine::OpKind::memcpy, count, direction,
                              [dst, src, count](engine::OpRun&) { engine::copy_bytes(dst, src, count); }};
 }
 
@@ -250,7 +294,7 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
             target.device().arena().execute([&] { engine::copy_bytes(dst, src, count); });
             return;
         }
-        target.enqueue(copy_operation(dst, src, count));
+        target.enqueue(copy_operation(dst, src, count, copy.direction));
     });
 }
 
@@ -300,7 +344,7 @@ aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t sp
             target.device().arena().execute([&] { engine::copy_2d(dst, dpitch, src, spitch, width, height); });
             return;
         }
-        target.enqueue(engine::Operation{engine::OpKind::memcpy, width * height, nullptr,
+        target.enqueue(engine::Operation{engine::OpKind::memcpy, width * height, copy.direction,
                                          [=](engine::OpRun&) { engine::copy_2d(dst, dpitch, src, spitch, width, height); }});
     });
 }

@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "api.h"
+#include "canopy/engine/detail/checked.h"
 
 namespace canopy::api {
 namespace {
@@ -65,9 +66,10 @@ aclError aclrtGetOverflowStatus(void* outputAddr, size_t outputSize, aclrtStream
             fail(ACL_ERROR_INVALID_PARAM, "outputSize " + std::to_string(outputSize) + " must be 64 bytes");
         State& s = state();
         engine::Stream& target = target_stream(s, stream, "stream");
-        const std::optional<engine::Allocation> allocation = s.runtime.memory().find(outputAddr);
+        const std::optional<engine::Allocation> allocation = allocation_of(s, outputAddr, "outputAddr");
         if (!allocation || allocation->kind != engine::MemoryKind::device ||
-            reinterpret_cast<std::uintptr_t>(outputAddr) + status_bytes > allocation->base + allocation->size) {
+            !engine::detail::fits_range(reinterpret_cast<std::uintptr_t>(outputAddr), status_bytes, allocation->base,
+                                        allocation->size)) {
             fail(ACL_ERROR_INVALID_PARAM, "outputAddr " + describe(outputAddr) +
                                               " is not 64 bytes of device memory from aclrtMalloc");
         }

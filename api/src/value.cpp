@@ -5,6 +5,7 @@
 // is released by the value write that makes the condition hold. Only aclrtValueWrite re-checks
 // parked waits: memory changed by copies or kernels is seen by the waits that run after it.
 #include "api.h"
+#include "canopy/engine/detail/checked.h"
 #include "canopy/engine/memory.h"
 #include "canopy/engine/wait_list.h"
 
@@ -24,11 +25,11 @@ std::uint64_t* value_address(State& state, void* devAddr) {
     require(devAddr, "devAddr");
     if (reinterpret_cast<std::uintptr_t>(devAddr) % 8 != 0)
         fail(ACL_ERROR_INVALID_PARAM, "devAddr " + describe(devAddr) + " is not 8-byte aligned");
-    const std::optional<engine::Allocation> allocation = state.runtime.memory().find(devAddr);
+    const std::optional<engine::Allocation> allocation = allocation_of(state, devAddr, "devAddr");
     if (!allocation || allocation->kind != engine::MemoryKind::device)
         fail(ACL_ERROR_INVALID_PARAM, "devAddr " + describe(devAddr) + " is not device memory from aclrtMalloc");
     const std::size_t offset = reinterpret_cast<std::uintptr_t>(devAddr) - allocation->base;
-    if (allocation->size - offset < sizeof(std::uint64_t)) {
+    if (!engine::detail::fits(offset, sizeof(std::uint64_t), allocation->size)) {
         fail(ACL_ERROR_INVALID_PARAM, "devAddr " + describe(devAddr) + ": the 8-byte value runs past the end of its allocation of " +
                                           std::to_string(allocation->size) + " bytes");
     }

@@ -17,6 +17,7 @@
 #include "pipeline.h"
 #include "progress.h"
 #include "report.h"
+#include "timeline.h"
 #include "workload.h"
 
 using namespace canopy_bench;
@@ -40,7 +41,30 @@ void init_runtime(const Options& options) {
     if (error != ACL_SUCCESS) throw RuntimeError(std::string("aclInit failed: ") + aclGetRecentErrMsg());
 }
 
+// The runtime's timeline of the whole run: --trace's file, or a temporary one that only feeds the
+// profile table and --svg. Set through CANOPY_TRACE, which the runtime reads when it starts.
+struct TraceFiles {
+    explicit TraceFiles(const Options& options) : path(options.trace_path) {
+        if (path.empty()) {
+            char name[] = "/tmp/canopy-bench-trace-XXXXXX";
+            if (!mkdtemp(name)) throw RuntimeError("cannot create a temporary directory for the trace in /tmp");
+            directory = name;
+            path = directory + "/run.json";
+        }
+        setenv("CANOPY_TRACE", path.c_str(), 1);
+    }
+    ~TraceFiles() {
+        if (directory.empty()) return;
+        for (const char* name : {"/run.json", "/op_summary_run.csv", "/op_statistic_run.csv"})
+            std::remove((directory + name).c_str());
+        rmdir(directory.c_str());
+    }
+    std::string path;
+    std::string directory;  // set when temporary
+};
+
 int run(const Options& options, const Layout& layout) {
+    const TraceFiles trace(options);
     init_runtime(options);
     const Resident resident = make_resident(layout);
     const std::uint32_t warmup_chunks = std::min<std::uint32_t>(2, options.chunks);
@@ -103,7 +127,18 @@ int run(const Options& options, const Layout& layout) {
         }
         progress.clear();
     }
-    aclFinalize();
+    aclFinalize();  // writes the trace
+
+    try {
+        const Timeline timeline = read_timeline(trace.path);
+        results.profile = profile(timeline);
+        if (!options.svg_path.empty() && !write_svg(timeline, options.svg_path)) {
+            std::fprintf(stderr, "canopy-bench: cannot write %s\n", options.svg_path.c_str());
+            return exit_runtime_error;
+        }
+    } catch (const std::exception& error) {
+        throw RuntimeError(std::string("the timeline: ") + error.what());
+    }
 
     if (!report(options, layout, results)) {
         std::fprintf(stderr, "canopy-bench: cannot write %s\n", options.json_path.c_str());
@@ -127,10 +162,13 @@ int main(int argc, char** argv) {
     Layout layout;
     plan_layout(parsed.options, layout);  // checked by parse_options
     // Found unwritable now rather than after the whole run.
-    if (!parsed.options.json_path.empty() && !std::ofstream(parsed.options.json_path)) {
-        std::fprintf(stderr, "canopy-bench: --json %s: cannot open the file for writing\n",
-                     parsed.options.json_path.c_str());
-        return exit_usage;
+    for (const auto& [option, path] : {std::pair<const char*, std::string>{"--json", parsed.options.json_path},
+                                       {"--trace", parsed.options.trace_path},
+                                       {"--svg", parsed.options.svg_path}}) {
+        if (!path.empty() && !std::ofstream(path)) {
+            std::fprintf(stderr, "canopy-bench: %s %s: cannot open the file for writing\n", option, path.c_str());
+            return exit_usage;
+        }
     }
     try {
         return run(parsed.options, layout);

@@ -151,7 +151,7 @@ ParseResult parse_options(const std::vector<std::string>& arguments) {
         const bool known = name == "--streams" || name == "--chunk-bytes" || name == "--chunks" ||
                            name == "--kernel" || name == "--blocks" || name == "--priorities" ||
                            name == "--devices" || name == "--repetitions" || name == "--json" ||
-                           name == "--corrupt-chunk";
+                           name == "--trace" || name == "--svg" || name == "--corrupt-chunk";
         if (!known) {
             result.error = "unknown option '" + name + "' (see --help)";
             return result;
@@ -175,6 +175,12 @@ ParseResult parse_options(const std::vector<std::string>& arguments) {
         else if (name == "--json") {
             if (value.empty()) error = "--json needs a file name";
             o.json_path = value;
+        } else if (name == "--trace") {
+            if (value.empty()) error = "--trace needs a file name";
+            o.trace_path = value;
+        } else if (name == "--svg") {
+            if (value.empty()) error = "--svg needs a file name";
+            o.svg_path = value;
         } else if (name == "--corrupt-chunk") {
             std::uint64_t chunk = 0;
             error = parse_integer(name, value, false, 0, std::numeric_limits<std::uint64_t>::max(), chunk);
@@ -241,6 +247,9 @@ std::string usage(const std::string& program) {
            "  --repetitions N    measured runs of each mode; the medians are reported [" +
            std::to_string(d.repetitions) + "]\n"
            "  --json FILE        also write the results as JSON to FILE\n"
+           "  --trace FILE       write the timeline of every operation to FILE (Chrome trace JSON,\n"
+           "                     for Perfetto or chrome://tracing), with op_summary / op_statistic CSVs\n"
+           "  --svg FILE         draw the streams over time as an SVG Gantt chart\n"
            "  --help             this text\n"
            "\n"
            "exit status: 0 all output verified, 1 a wrong output chunk, 2 bad options, 3 runtime error\n";

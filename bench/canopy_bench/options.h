@@ -33,6 +33,8 @@ struct Options {
     std::uint32_t devices = 1;
     std::uint32_t repetitions = 3;
     std::string json_path;
+    std::string trace_path;  // the runtime's timeline (CANOPY_TRACE); empty: a temporary one for the profile
+    std::string svg_path;
     // Hidden, for the tests: flips a byte of this output chunk (stream * chunks + chunk) of the first
     // measured pipelined run before it is verified.
     std::optional<std::uint64_t> corrupt_chunk;

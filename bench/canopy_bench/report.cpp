@@ -151,6 +151,19 @@ bool report(const Options& options, const Layout& layout, const Results& results
                 ideal.speedup, ideal.threads, ideal.core_bound_ms, ideal.stream_bound_ms, naive_ideal);
     std::printf("share of the ideal    %.2f\n", ideal.speedup > 0 ? overlap / ideal.speedup : 0.0);
 
+    if (!results.profile.empty()) {
+        double all = 0;
+        for (const ProfileRow& row : results.profile) all += row.total_us;
+        std::printf("\n%-34s %8s %12s %10s %10s %10s %7s\n", "profile (all runs, from the timeline)", "count",
+                    "total ms", "mean us", "min us", "max us", "share");
+        for (const ProfileRow& row : results.profile) {
+            std::printf("%-34s %8llu %12.3f %10.2f %10.2f %10.2f %6.1f%%\n", row.type.c_str(),
+                        (unsigned long long)row.count, row.total_us / 1000.0, row.mean_us(), row.min_us, row.max_us,
+                        all > 0 ? 100.0 * row.total_us / all : 0.0);
+        }
+        std::printf("(each operation from its start to its end on its stream; share of the kernels' and copies' time)\n");
+    }
+
     if (results.wrong.empty()) {
         std::printf("\nverified: all %llu output chunks of %u runs match the host reference\n",
                     (unsigned long long)results.verified_chunks, results.verified_runs);
@@ -223,6 +236,19 @@ bool report(const Options& options, const Layout& layout, const Results& results
                                                  {"chunk", w.chunk},
                                                  {"wrong_elements", w.check.wrong},
                                                  {"first_wrong_element", w.check.first_wrong}});
+    }
+    json["profile"] = nlohmann::json::array();
+    double profiled = 0;
+    for (const ProfileRow& row : results.profile) profiled += row.total_us;
+    for (const ProfileRow& row : results.profile) {
+        json["profile"].push_back({{"type", row.type},
+                                   {"kind", row.kind},
+                                   {"count", row.count},
+                                   {"total_us", row.total_us},
+                                   {"mean_us", row.mean_us()},
+                                   {"min_us", row.min_us},
+                                   {"max_us", row.max_us},
+                                   {"share", profiled > 0 ? row.total_us / profiled : 0.0}});
     }
     std::ofstream file(options.json_path);
     file << json.dump(2) << '\n';

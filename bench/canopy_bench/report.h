@@ -8,6 +8,7 @@
 #include "layout.h"
 #include "options.h"
 #include "pipeline.h"
+#include "timeline.h"
 
 namespace canopy_bench {
 
@@ -25,6 +26,7 @@ struct Results {
     std::vector<WrongChunk> wrong;
     std::uint64_t verified_chunks = 0;
     std::uint32_t verified_runs = 0;
+    std::vector<ProfileRow> profile;  // from the runtime's timeline of the whole process
 };
 
 // p in [0, 1], nearest rank.

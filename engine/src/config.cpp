@@ -56,6 +56,11 @@ RuntimeConfig load_config(const std::string& path) {
                 throw ConfigError{ACL_ERROR_FILE_ATTR_INVALID, path + ": \"canopy\".sync_copies_wait must be true or false"};
             }
             config.sync_copies_wait = value.get<bool>();
+        } else if (key == "trace") {
+            if (!value.is_string() || value.get<std::string>().empty()) {
+                throw ConfigError{ACL_ERROR_FILE_ATTR_INVALID, path + ": \"canopy\".trace must be a file name (a string)"};
+            }
+            config.trace = value.get<std::string>();
         } else {
             throw ConfigError{ACL_ERROR_FILE_ATTR_INVALID, path + ": unknown option \"canopy\"." + key};
         }

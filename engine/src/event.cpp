@@ -11,13 +11,18 @@
 
 namespace canopy::engine {
 
+std::uint32_t Event::next_serial() {
+    static std::atomic<std::uint32_t> created{0};
+    return created.fetch_add(1, std::memory_order_relaxed) + 1;
+}
+
 void Event::record(Stream& stream) {
     std::unique_lock<Mutex> lock(mutex_);
     const std::uint64_t sequence = ++sequence_;
-    OpNode* node = stream.prepare(Operation{OpKind::event_record, 0, nullptr,
-                                            [self = shared_from_this(), sequence](OpRun&) {
-                                                self->finish_record(sequence);
-                                            }});
+    Operation operation{OpKind::event_record, 0, nullptr,
+                        [self = shared_from_this(), sequence](OpRun&) { self->finish_record(sequence); }};
+    operation.flow = flow_id(sequence);
+    OpNode* node = stream.prepare(std::move(operation));
     recorded_ = sequence;
     record_node_ = node;
     record_generation_ = node->generation();
@@ -43,6 +48,7 @@ void Event::wait(Stream& stream) {
     OpNode* node = stream.prepare(Operation{OpKind::event_wait, 0, nullptr, [](OpRun&) {}});
     {
         Mutex::scoped_lock lock(mutex_);
+        if (recorded_ != 0) node->set_flow(flow_id(recorded_));
         if (recorded_ != 0 && finished_.load(std::memory_order_relaxed) < recorded_) {
             node->add_dependency();
             if (!record_node_->add_successor(node, record_generation_)) node->drop_dependency();

@@ -1,25 +1,176 @@
 #include "canopy/engine/memory.h"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <set>
+#include <utility>
 
 #include <oneapi/tbb/blocked_range.h>
 #include <oneapi/tbb/parallel_for.h>
 
+#if defined(__SANITIZE_ADDRESS__)
+#include <sanitizer/asan_interface.h>
+#define CANOPY_POISON(address, bytes) ASAN_POISON_MEMORY_REGION(address, bytes)
+#define CANOPY_UNPOISON(address, bytes) ASAN_UNPOISON_MEMORY_REGION(address, bytes)
+#else
+#define CANOPY_POISON(address, bytes) ((void)(address), (void)(bytes))
+#define CANOPY_UNPOISON(address, bytes) ((void)(address), (void)(bytes))
+#endif
+
+#include "canopy/engine/detail/checked.h"
 #include "canopy/engine/device.h"
 
 namespace canopy::engine {
 
+// Device memory comes from one reserved range of address space, so that an address can be told to
+// be device memory even after it was freed: with the system allocator a freed device block goes
+// back to the host heap, and the next copy from that stale pointer passes for a host copy.
+//
+// The range is reserved inaccessible (no memory is committed or accounted for) and made writable
+// as the heap grows. Blocks are carved best fit from a free list kept coalesced by address; a
+// large freed block gives its pages back to the system. When the range is exhausted (or cannot be
+// reserved) allocations fall back to the system allocator: they lose stale-pointer detection but
+// nothing else.
+class MemoryRegistry::DeviceHeap {
+public:
+    DeviceHeap() {
+        page_ = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+        // 1 TiB covers 64 devices of the default 16 GiB; a process with a smaller address-space
+        // limit gets what it can.
+        for (std::size_t capacity = std::size_t{1} << 40; capacity >= (std::size_t{1} << 30); capacity /= 2) {
+            void* range = mmap(nullptr, capacity, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+            if (range == MAP_FAILED) continue;
+            base_ = reinterpret_cast<std::uintptr_t>(range);
+            capacity_ = capacity;
+            break;
+        }
+    }
+    ~DeviceHeap() {
+        if (base_) {
+            // The shadow outlives the mapping: a later mapping at these addresses must not inherit it.
+            CANOPY_UNPOISON(reinterpret_cast<void*>(base_), committed_);
+            munmap(reinterpret_cast<void*>(base_), capacity_);
+        }
+    }
+    DeviceHeap(const DeviceHeap&) = delete;
+    DeviceHeap& operator=(const DeviceHeap&) = delete;
+
+    bool owns(const void* pointer) const noexcept {
+        const auto address = reinterpret_cast<std::uintptr_t>(pointer);
+        return base_ != 0 && address >= base_ && address - base_ < capacity_;
+    }
+
+    // bytes is a multiple of MemoryRegistry::alignment. nullptr when the range is exhausted.
+    void* allocate(std::size_t bytes) {
+        if (!base_) return nullptr;
+        std::lock_guard lock(mutex_);
+        std::uintptr_t block = 0;
+        auto fit = free_by_size_.lower_bound({bytes, 0});
+        if (fit != free_by_size_.end()) {
+            const auto [free_bytes, address] = *fit;
+            free_by_size_.erase(fit);
+            free_by_address_.erase(address);
+            if (free_bytes > bytes) insert_free(address + bytes, free_bytes - bytes);
+            block = address;
+        } else {
+            std::size_t new_top;
+            if (!detail::checked_add(top_, bytes, new_top) || new_top > capacity_) return nullptr;
+            if (new_top > committed_) {
+                // Commit in steps of 2 MiB at least, so that small allocations rarely make a call.
+                std::size_t target;
+                if (!detail::checked_align_up(std::max(new_top, committed_ + (std::size_t{2} << 20)), page_, target))
+                    return nullptr;
+                target = std::min(target, capacity_);
+                if (mprotect(reinterpret_cast<void*>(base_ + committed_), target - committed_, PROT_READ | PROT_WRITE) != 0)
+                    return nullptr;
+                CANOPY_POISON(reinterpret_cast<void*>(base_ + committed_), target - committed_);
+                committed_ = target;
+            }
+            block = base_ + top_;
+            top_ = new_top;
+        }
+        used_.emplace(block, bytes);
+        CANOPY_UNPOISON(reinterpret_cast<void*>(block), bytes);
+        return reinterpret_cast<void*>(block);
+    }
+
+    void release(void* pointer) {
+        std::lock_guard lock(mutex_);
+        auto it = used_.find(reinterpret_cast<std::uintptr_t>(pointer));
+        if (it == used_.end()) return;
+        std::uintptr_t address = it->first;
+        std::size_t bytes = it->second;
+        used_.erase(it);
+        CANOPY_POISON(reinterpret_cast<void*>(address), bytes);
+        discard_pages(address, bytes);
+        // Coalesce with the free neighbours on both sides.
+        if (auto next = free_by_address_.find(address + bytes); next != free_by_address_.end()) {
+            bytes += next->second;
+            erase_free(next);
+        }
+        if (auto next = free_by_address_.lower_bound(address); next != free_by_address_.begin()) {
+            auto previous = std::prev(next);
+            if (previous->first + previous->second == address) {
+                address = previous->first;
+                bytes += previous->second;
+                erase_free(previous);
+            }
+        }
+        if (address + bytes == base_ + top_) {
+            top_ = address - base_;  // the heap shrinks back; its pages stay committed for reuse
+            return;
+        }
+        insert_free(address, bytes);
+    }
+
+private:
+    void insert_free(std::uintptr_t address, std::size_t bytes) {
+        free_by_address_.emplace(address, bytes);
+        free_by_size_.emplace(bytes, address);
+    }
+    void erase_free(std::map<std::uintptr_t, std::size_t>::iterator it) {
+        free_by_size_.erase({it->second, it->first});
+        free_by_address_.erase(it);
+    }
+    // Returns the whole pages of a large freed block to the system (they read as zeros when reused).
+    void discard_pages(std::uintptr_t address, std::size_t bytes) const {
+        constexpr std::size_t large = std::size_t{1} << 20;
+        if (bytes < large) return;
+        const std::uintptr_t first = (address + page_ - 1) / page_ * page_;
+        const std::uintptr_t last = (address + bytes) / page_ * page_;
+        if (last > first) madvise(reinterpret_cast<void*>(first), last - first, MADV_DONTNEED);
+    }
+
+    std::uintptr_t base_ = 0;      // set once, by the constructor
+    std::size_t capacity_ = 0;
+    std::size_t page_ = 4096;
+    std::mutex mutex_;
+    std::size_t top_ = 0;          // bytes from base_ handed out at least once
+    std::size_t committed_ = 0;    // bytes from base_ made accessible
+    std::map<std::uintptr_t, std::size_t> used_;
+    std::map<std::uintptr_t, std::size_t> free_by_address_;
+    std::set<std::pair<std::size_t, std::uintptr_t>> free_by_size_;
+};
+
+MemoryRegistry::MemoryRegistry() : heap_(std::make_unique<DeviceHeap>()) {}
+
 MemoryRegistry::~MemoryRegistry() {
-    for (auto& [base, allocation] : allocations_) std::free(reinterpret_cast<void*>(base));
+    for (auto& [base, allocation] : allocations_) release(reinterpret_cast<void*>(base));
 }
 
 void* MemoryRegistry::allocate(std::size_t size, MemoryKind kind, Device* device) {
     if (size == 0 || size > (std::size_t{1} << 48)) return nullptr;
-    const std::size_t reserved = (size + padding + alignment - 1) / alignment * alignment;
+    std::size_t reserved;
+    if (!detail::checked_add(size, padding, reserved) || !detail::checked_align_up(reserved, alignment, reserved))
+        return nullptr;
     if (device && !device->reserve_memory(reserved)) return nullptr;
-    void* ptr = std::aligned_alloc(alignment, reserved);
+    void* ptr = kind == MemoryKind::device ? heap_->allocate(reserved) : nullptr;
+    if (!ptr) ptr = std::aligned_alloc(alignment, reserved);
     if (!ptr) {
         if (device) device->release_memory(reserved);
         return nullptr;
@@ -29,6 +180,17 @@ void* MemoryRegistry::allocate(std::size_t size, MemoryKind kind, Device* device
                          Allocation{reinterpret_cast<std::uintptr_t>(ptr), size, reserved, kind, device});
     return ptr;
 }
+
+void MemoryRegistry::release(void* bytes) {
+    if (!bytes) return;
+    if (heap_->owns(bytes)) {
+        heap_->release(bytes);
+    } else {
+        std::free(bytes);
+    }
+}
+
+bool MemoryRegistry::in_device_heap(const void* ptr) const noexcept { return heap_->owns(ptr); }
 
 std::optional<Allocation> MemoryRegistry::take(void* ptr, MemoryKind kind) {
     Allocation allocation;
@@ -63,7 +225,7 @@ std::optional<Allocation> MemoryRegistry::find(const void* ptr) const {
     auto it = allocations_.upper_bound(address);
     if (it == allocations_.begin()) return std::nullopt;
     --it;
-    if (address >= it->first + it->second.reserved) return std::nullopt;
+    if (!detail::fits_range(address, 1, it->first, it->second.reserved)) return std::nullopt;
     return it->second;
 }
 

@@ -135,9 +135,18 @@ OpNode* OpNode::run(bool may_continue) {
     const OpKind kind = operation_.kind;
     const std::uint64_t bytes = operation_.bytes;
     const char* const name = operation_.name;
+    // The only cost of observation while nothing observes: this load.
     Observer* observer = current_observer();
-    const std::int64_t begin = observer ? now_ns() : 0;
-    OpRun run(*this);
+    OpRecord record{kind, &stream, bytes, name, 0, 0};
+    if (observer) {
+        // Read now: a deferred operation's stream may be gone once its work has returned.
+        record.device_id = stream.device().id();
+        record.stream_id = stream.id();
+        record.task = task_;
+        record.flow = operation_.flow;
+        record.begin_ns = now_ns();
+    }
+    OpRun run(*this, observer);
     if (!stream.skips_work(kind)) {
         stream.running_task_.store(task_, std::memory_order_relaxed);
         try {
@@ -155,7 +164,10 @@ OpNode* OpNode::run(bool may_continue) {
         // A deferred operation may already have finished, and its stream be gone.
         if (!run.deferred()) stream.running_task_.store(0, std::memory_order_relaxed);
     }
-    if (observer) observer->on_operation(OpRecord{kind, &stream, bytes, name, begin, now_ns()});
+    if (observer) {
+        record.end_ns = now_ns();
+        observer->on_operation(record);
+    }
     return run.deferred() ? nullptr : finish(may_continue);
 }
 

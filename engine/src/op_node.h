@@ -79,6 +79,8 @@ public:
     Stream& stream() const { return *stream_; }
     std::uint64_t task_id() const { return task_; }
     void set_task_id(std::uint64_t task) { task_ = task; }
+    // Which event record a prepared wait node waits for (Operation::flow), set under the event's lock.
+    void set_flow(std::uint64_t flow) { operation_.flow = flow; }
 
 private:
     // True when it released the last dependency. The node is then ready: event nodes, whose work

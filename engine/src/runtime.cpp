@@ -26,11 +26,11 @@ Runtime::~Runtime() {
             if (!slot.device) continue;
             const std::vector<void*> bytes = memory_.take_device(*slot.device);
             slot.device.reset();  // waits for the device's work, which may still use its memory
-            for (void* allocation : bytes) std::free(allocation);
+            for (void* allocation : bytes) memory_.release(allocation);
         }
     }
     // Every device has finished its work.
-    for (Quarantined& entry : quarantine_) std::free(entry.bytes);
+    for (Quarantined& entry : quarantine_) memory_.release(entry.bytes);
 }
 
 bool Runtime::release_memory(void* ptr, MemoryKind kind) {
@@ -46,7 +46,7 @@ bool Runtime::release_memory(void* ptr, MemoryKind kind) {
     }
     reclaim();
     if (marks.empty()) {
-        std::free(ptr);
+        memory_.release(ptr);
         return true;
     }
     std::lock_guard lock(quarantine_mutex_);
@@ -71,7 +71,7 @@ void Runtime::reclaim() {
         done.assign(std::make_move_iterator(waiting_end), std::make_move_iterator(quarantine_.end()));
         quarantine_.erase(waiting_end, quarantine_.end());
     }
-    for (Quarantined& entry : done) std::free(entry.bytes);
+    for (Quarantined& entry : done) memory_.release(entry.bytes);
 }
 
 Device& Runtime::acquire_device(int id) {
@@ -101,7 +101,7 @@ void Runtime::destroy_device(int id) {
     if (!device) return;
     const std::vector<void*> bytes = memory_.take_device(*device);
     device.reset();  // waits for the device's work, which may still use its memory
-    for (void* allocation : bytes) std::free(allocation);
+    for (void* allocation : bytes) memory_.release(allocation);
 }
 
 Device* Runtime::device(int id) {

@@ -80,6 +80,8 @@ struct LaunchState {
     engine::Stream& stream;
     std::uint64_t task;
     bool detects_overflow;
+    // Installed when the launch started: each block reports to it (the timeline's worker tracks).
+    engine::Observer* observer = nullptr;
     // Set by the first failing block so that blocks not yet started are skipped.
     std::atomic<bool> failed{false};
     std::atomic<bool> overflowed{false};
@@ -572,6 +574,20 @@ public:
         block_.ub = aic ? nullptr : ub_;
         block_.ub_bytes = aic ? 0 : launch_.ub_bytes;
         pipes_.reset();
+        // Reported on the way out however the block ends, so that a failed block shows too.
+        struct BlockReport {
+            const LaunchState& launch;
+            std::int64_t index;
+            std::uint32_t slot;
+            bool aic;
+            std::int64_t begin_ns;
+            ~BlockReport() {
+                if (!launch.observer) return;
+                launch.observer->on_block(engine::BlockRecord{
+                    launch.kernel, launch.stream.device().id(), launch.stream.id(), launch.task,
+                    static_cast<std::uint32_t>(index), launch.num_blocks, slot, aic, begin_ns, engine::now_ns()});
+            }
+        } report{launch_, index, slot, aic, launch_.observer ? engine::now_ns() : 0};
         try {
             launch_.call();
             pipe_finish_block();
@@ -780,7 +796,8 @@ struct LaunchWork {
         const KernelCores cores{static_cast<std::uint8_t>((shape >> 2) & 1), static_cast<std::uint8_t>((shape >> 3) & 3),
                                 (shape & 2) != 0};
         LaunchState launch{kernel, std::uint32_t{blocks_minus_one} + 1, stream.device().config().ub_bytes + dyn_ubuf_bytes,
-                           call, cores, nullptr, stream, run.task_id(), stream.overflow_detection()};
+                           call, cores, nullptr, stream, run.task_id(), stream.overflow_detection(),
+                           run.observer()};
         // Recorded even when a block faults: the flags it raised before the fault are real.
         struct OverflowRecorder {
             LaunchState& launch;

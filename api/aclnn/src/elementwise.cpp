@@ -12,6 +12,7 @@
 #include "elementwise.h"
 
 #include "acl/acl.h"
+#include "canopy/engine/detail/checked.h"
 
 namespace canopy::aclnn {
 
@@ -281,8 +282,13 @@ void plan_binary(const char* op, BinaryOp kind, const aclTensor* self, const acl
     auto plan = std::make_unique<BinaryExecutor>(op, 0);
     const uint64_t total = static_cast<uint64_t>(element_count(shape));
     if (total != 0) {
-        const uint64_t buffer_bytes =
-            (total * element_size(result) + WORKSPACE_ALIGN - 1) / WORKSPACE_ALIGN * WORKSPACE_ALIGN;
+        std::size_t buffer_bytes;
+        if (!canopy::engine::detail::checked_mul(total, element_size(result), buffer_bytes) ||
+            !canopy::engine::detail::checked_align_up(buffer_bytes, WORKSPACE_ALIGN, buffer_bytes) ||
+            buffer_bytes > (std::size_t{1} << 61)) {
+            fail(ACLNN_ERR_PARAM_INVALID, "the workspace for " + std::to_string(total) + " elements of " +
+                                              dtype_name(result) + " overflows");
+        }
         uint64_t workspace_bytes = 0;
         const auto take_buffer = [&] {
             const Location buffer{nullptr, workspace_bytes, true};

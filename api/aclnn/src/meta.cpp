@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "aclnn_internal.h"
+#include "canopy/engine/detail/checked.h"
 
 namespace canopy::aclnn {
 
@@ -245,6 +246,28 @@ aclTensor* aclCreateTensor(const int64_t* viewDims, uint64_t viewDimsNum, aclDat
             } else {
                 tensor->strides[i] = contiguous;
                 contiguous *= viewDims[i];
+            }
+        }
+        // Element counts, extents and byte sizes are products of caller values; they must not wrap,
+        // or the workspace sizes and copy ranges planned from them would be too small.
+        {
+            using canopy::engine::detail::checked_add;
+            using canopy::engine::detail::checked_mul;
+            std::size_t count = 1, extent = static_cast<std::size_t>(offset), bytes;
+            bool ok = true;
+            for (uint64_t i = 0; ok && i < viewDimsNum; ++i) {
+                std::size_t span;
+                ok = checked_mul(count, static_cast<std::size_t>(viewDims[i]), count) &&
+                     (viewDims[i] == 0 ||
+                      (checked_mul(static_cast<std::size_t>(viewDims[i] - 1), static_cast<std::size_t>(tensor->strides[i]), span) &&
+                       checked_add(extent, span, extent)));
+            }
+            // 8 bytes: the largest element any operator computes in (its result type may be wider).
+            constexpr std::size_t limit = static_cast<std::size_t>(INT64_MAX);
+            if (!ok || !checked_mul(count, 8, bytes) || bytes > limit || !checked_mul(extent, 8, bytes) || bytes > limit) {
+                fail(ACLNN_ERR_PARAM_INVALID, "viewDims " + shape_text(tensor->view_dims) +
+                                                  " with these strides and offset " + std::to_string(offset) +
+                                                  " overflow the tensor's element count or extent");
             }
         }
         tensor->offset = offset;

@@ -18,6 +18,10 @@ struct RuntimeConfig {
     // kernel having finished before a synchronous copy reads its output, which on the NPU is a
     // race the kernel usually wins.
     bool sync_copies_wait = false;
+    // A timeline of every operation (Chrome trace event format) written to this file at aclFinalize,
+    // with msprof-style op_summary / op_statistic CSVs beside it (api/src/trace.h). Empty: the
+    // CANOPY_TRACE environment variable decides; neither: no tracing.
+    std::string trace;
 
     int effective_workers() const;
 };

@@ -20,7 +20,8 @@ class Stream;
 
 class Event : public std::enable_shared_from_this<Event> {
 public:
-    explicit Event(Device& device, std::uint32_t flags = 0) : device_(device), flags_(flags) {}
+    explicit Event(Device& device, std::uint32_t flags = 0)
+        : device_(device), flags_(flags), serial_(next_serial()) {}
     Event(const Event&) = delete;
     Event& operator=(const Event&) = delete;
 
@@ -43,11 +44,20 @@ public:
     // Steady-clock time at which the most recent record ran, if complete.
     bool timestamp_ns(std::int64_t& out) const;
 
+    // Names record number `sequence` of this event across the process (Operation::flow): the
+    // event's serial number in the high 32 bits, so that a destroyed event's records and those of
+    // a new event at the same address stay distinct.
+    std::uint64_t flow_id(std::uint64_t sequence) const {
+        return (std::uint64_t{serial_} << 32) | (sequence & 0xffffffffu);
+    }
+
 private:
+    static std::uint32_t next_serial();
     void finish_record(std::uint64_t sequence);
 
     Device& device_;
     const std::uint32_t flags_;
+    const std::uint32_t serial_;  // counts the events created in the process, from 1
     // Held for a few stores at a time, on every record and wait: a spin lock.
     using Mutex = oneapi::tbb::spin_mutex;
     mutable Mutex mutex_;

@@ -34,16 +34,19 @@ private:
 // Handed to the work while it runs.
 class OpRun {
 public:
-    explicit OpRun(OpNode& node) : node_(node) {}
+    OpRun(OpNode& node, Observer* observer) : node_(node), observer_(observer) {}
     Stream& stream() const;
     // The operation's task id on its stream (see Stream::enqueue).
     std::uint64_t task_id() const;
     // The operation stays incomplete after the work returns, until the handle completes it.
     DeferredCompletion defer();
     bool deferred() const { return deferred_; }
+    // The observer installed when the operation started (nullptr: none), loaded once per operation.
+    Observer* observer() const { return observer_; }
 
 private:
     OpNode& node_;
+    Observer* observer_;
     bool deferred_ = false;
 };
 
@@ -57,6 +60,9 @@ struct Operation {
     const char* name = nullptr;
     Work work;
     const void* symbol = nullptr;  // a kernel's function address, for the exception callbacks
+    // Event record and wait: which record (Event::flow_id), so that a timeline can draw the
+    // cross-stream edge; 0 for other operations and for a wait on an event never recorded.
+    std::uint64_t flow = 0;
 };
 
 }  // namespace canopy::engine
