@@ -133,6 +133,12 @@ void release_device_objects(State& state, engine::Device& device);
 // A stream's pending failure as the call's error.
 void check(const engine::Failure& failure);
 
+// A host function or callback must not wait for the stream (the device) whose work it is: it would
+// wait for itself. CANN's documentation says such calls may deadlock; Canopy refuses them with
+// ACL_ERROR_RT_NO_PERMISSION, as CUDA refuses API calls from host functions.
+void refuse_waiting_for_own_work(const engine::Stream& stream, const char* what);
+void refuse_waiting_for_own_work(const engine::Device& device, const char* what);
+
 // Calls the aclrtRegStreamStateCallback callbacks (stream.cpp).
 void notify_stream_state(void* stream, aclrtStreamState state);
 // The handles of the named streams (default streams included) for which `selected` holds.

@@ -21,6 +21,11 @@ void check_device_id(State& state, int32_t deviceId) {
 void drop_device(State& state, int32_t deviceId, bool all) {
     check_device_id(state, deviceId);
     std::lock_guard lock(state.devices_mutex);
+    // The last reference destroys the device, which waits for its work.
+    if (engine::Device* device = state.runtime.device(deviceId);
+        device && (all || state.runtime.device_references(deviceId) == 1)) {
+        refuse_waiting_for_own_work(*device, "cannot reset");
+    }
     const int left = state.runtime.release_device(deviceId, all);
     if (left < 0) fail(ACL_ERROR_RT_INVALID_DEVICEID, "device " + std::to_string(deviceId) + " is not set");
     if (left > 0) return;
@@ -93,14 +98,20 @@ aclError aclrtGetDeviceCount(uint32_t* count) {
 }
 
 aclError aclrtSynchronizeDevice(void) {
-    return call("aclrtSynchronizeDevice", [] { check(current_context(state()).device().synchronize(-1)); });
+    return call("aclrtSynchronizeDevice", [] {
+        engine::Device& device = current_context(state()).device();
+        refuse_waiting_for_own_work(device, "cannot synchronize");
+        check(device.synchronize(-1));
+    });
 }
 
 aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
     return call("aclrtSynchronizeDeviceWithTimeout", [&] {
         State& s = state();
         if (timeout < -1) fail(ACL_ERROR_RT_PARAM_INVALID, "timeout " + std::to_string(timeout) + " is below -1");
-        check(current_context(s).device().synchronize(timeout));
+        engine::Device& device = current_context(s).device();
+        refuse_waiting_for_own_work(device, "cannot synchronize");
+        check(device.synchronize(timeout));
     });
 }
 

@@ -123,6 +123,10 @@ aclError aclInit(const char* configPath) {
 
 aclError aclFinalize(void) {
     return call("aclFinalize", [] {
+        // Finalizing waits for every stream, the caller's among them.
+        if (engine::in_stream_work()) {
+            fail(ACL_ERROR_RT_NO_PERMISSION, "cannot finalize from a host function or callback: it would wait for itself");
+        }
         std::lock_guard lock(init_mutex);
         if (!current_state.load(std::memory_order_relaxed)) fail(ACL_ERROR_REPEAT_FINALIZE, "not initialized");
         finalize_locked();
@@ -134,6 +138,9 @@ aclError aclFinalizeReference(uint64_t* refCount) {
         require(refCount, "refCount");
         std::lock_guard lock(init_mutex);
         if (!current_state.load(std::memory_order_relaxed)) fail(ACL_ERROR_REPEAT_FINALIZE, "not initialized");
+        if (references == 1 && engine::in_stream_work()) {
+            fail(ACL_ERROR_RT_NO_PERMISSION, "cannot finalize from a host function or callback: it would wait for itself");
+        }
         *refCount = --references;
         if (references == 0) finalize_locked();
     });

@@ -25,6 +25,21 @@ engine::Stream& target_stream(State& state, aclrtStream stream, const char* argu
     return found;
 }
 
+void refuse_waiting_for_own_work(const engine::Stream& stream, const char* what) {
+    if (engine::runs_work_of(stream)) {
+        fail(ACL_ERROR_RT_NO_PERMISSION, std::string(what) + " stream " + std::to_string(stream.id()) +
+                                             " from a host function or callback running on it: it would wait for itself");
+    }
+}
+
+void refuse_waiting_for_own_work(const engine::Device& device, const char* what) {
+    if (engine::runs_work_of(device)) {
+        fail(ACL_ERROR_RT_NO_PERMISSION, std::string(what) + " device " + std::to_string(device.id()) +
+                                             " from a host function or callback running on one of its streams: it "
+                                             "would wait for itself");
+    }
+}
+
 namespace {
 void check_timeout(int32_t timeout) {
     if (timeout < -1) fail(ACL_ERROR_RT_PARAM_INVALID, "timeout " + std::to_string(timeout) + " is below -1");
@@ -39,6 +54,8 @@ engine::Stream& destroyable_stream(State& state, aclrtStream stream) {
 
 void destroy_stream(State& state, aclrtStream stream, bool force) {
     engine::Stream& found = destroyable_stream(state, stream);
+    // A forced destroy discards the queued work instead of waiting for it.
+    if (!force) refuse_waiting_for_own_work(found, "cannot destroy");
     notify_stream_state(stream, ACL_RT_STREAM_STATE_DESTROY_PRE);
     std::shared_ptr<engine::Stream> owned = state.streams.remove(stream);
     // Callbacks waiting for a subscriber run here, so the stream's work can finish.
@@ -226,7 +243,9 @@ aclError aclrtDestroyStreamForce(aclrtStream stream) {
 aclError aclrtSynchronizeStream(aclrtStream stream) {
     return call("aclrtSynchronizeStream", [&] {
         State& s = state();
-        check(target_stream(s, stream, "stream").synchronize());
+        engine::Stream& target = target_stream(s, stream, "stream");
+        refuse_waiting_for_own_work(target, "cannot synchronize");
+        check(target.synchronize());
     });
 }
 
@@ -234,7 +253,9 @@ aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) 
     return call("aclrtSynchronizeStreamWithTimeout", [&] {
         State& s = state();
         check_timeout(timeout);
-        check(target_stream(s, stream, "stream").synchronize(timeout));
+        engine::Stream& target = target_stream(s, stream, "stream");
+        refuse_waiting_for_own_work(target, "cannot synchronize");
+        check(target.synchronize(timeout));
     });
 }
 

@@ -76,7 +76,8 @@ void Device::attach(Stream* stream) {
 }
 
 void Device::detach(Stream* stream) {
-    std::lock_guard lock(streams_mutex_);
+    std::unique_lock lock(streams_mutex_);
+    unpinned_.wait(lock, [&] { return pinned_.count(stream) == 0; });
     streams_.erase(stream);
     {
         std::lock_guard live(live_mutex_);
@@ -140,16 +141,44 @@ void Device::wait_queued_work() {
 
 Failure Device::synchronize(std::int32_t timeout_ms) {
     const std::int64_t deadline = timeout_ms < 0 ? -1 : now_ns() + std::int64_t{timeout_ms} * 1'000'000;
-    Failure first;
-    std::lock_guard lock(streams_mutex_);
-    for (Stream* stream : streams_) {
-        if (!stream->wait_finished(stream->submitted_.load(std::memory_order_acquire), deadline)) {
+    // The streams are waited for one at a time without streams_mutex_ held: the work waited for
+    // may create or destroy streams (a host function), which takes that lock. A stream is pinned
+    // while it is waited for, so that destroying it waits for the wait instead of freeing it.
+    struct Mark {
+        Stream* stream;
+        int id;  // tells the stream from a later one created at the same address
+        std::uint64_t target;
+    };
+    std::vector<Mark> marks;
+    {
+        std::lock_guard lock(streams_mutex_);
+        for (Stream* stream : streams_)
+            marks.push_back({stream, stream->id(), stream->submitted_.load(std::memory_order_acquire)});
+    }
+    for (const Mark& mark : marks) {
+        {
+            std::lock_guard lock(streams_mutex_);
+            // A stream destroyed meanwhile finished its work first.
+            if (!streams_.count(mark.stream) || mark.stream->id() != mark.id) continue;
+            ++pinned_[mark.stream];
+        }
+        const bool finished = mark.stream->wait_finished(mark.target, deadline);
+        {
+            std::lock_guard lock(streams_mutex_);
+            if (--pinned_[mark.stream] == 0) {
+                pinned_.erase(mark.stream);
+                unpinned_.notify_all();
+            }
+        }
+        if (!finished) {
             return Failure{ACL_ERROR_RT_STREAM_SYNC_TIMEOUT, "device " + std::to_string(id_) +
                                                                  " still has unfinished work after " +
                                                                  std::to_string(timeout_ms) + " ms"};
         }
     }
     // Failures are taken only once every stream is done, so a timeout consumes none.
+    Failure first;
+    std::lock_guard lock(streams_mutex_);
     for (Stream* stream : streams_) {
         Failure failure = stream->take_failure();
         if (failure && !first) first = std::move(failure);

@@ -150,7 +150,7 @@ OpNode* OpNode::run(bool may_continue) {
     if (!stream.skips_work(kind)) {
         stream.running_task_.store(task_, std::memory_order_relaxed);
         try {
-            const StreamWorkScope in_work;
+            const StreamWorkScope in_work(stream, stream.device());
             operation_.work(run);
         } catch (const OperationError& error) {
             stream.fail_task(task_, operation_, error.code(), error.what());

@@ -39,7 +39,7 @@ ReportHub::Result ReportHub::unsubscribe(Channel channel, std::uint64_t thread_i
         }
     }
     for (Item& item : orphans) {
-        const StreamWorkScope in_work;
+        const StreamWorkScope in_work(*item.stream, *item.device);
         item.fn(item.data);
         item.completion.complete();
     }
@@ -79,7 +79,7 @@ bool ReportHub::launch(Channel channel, Stream& stream, void (*fn)(void*), void*
                                  }
                                  Subscriber& subscriber = *subscribers_.at({channel, owner->second});
                                  subscriber.items.push_back(
-                                     Item{fn, data, target, blocking ? run.defer() : DeferredCompletion()});
+                                     Item{fn, data, target, &target->device(), blocking ? run.defer() : DeferredCompletion()});
                                  subscriber.ready.notify_one();
                              }});
     return true;
@@ -100,7 +100,7 @@ ReportHub::Result ReportHub::process(Channel channel, std::uint64_t thread_id, s
     Item item = std::move(subscriber->items.front());
     subscriber->items.pop_front();
     lock.unlock();
-    const StreamWorkScope in_work;  // the callback is its stream's work, run on this thread
+    const StreamWorkScope in_work(*item.stream, *item.device);  // the callback is its stream's work, run on this thread
     item.fn(item.data);
     item.completion.complete();
     return Result::ok;

@@ -90,6 +90,11 @@ int Runtime::release_device(int id, bool all) {
     return slot.references;
 }
 
+int Runtime::device_references(int id) {
+    std::lock_guard lock(devices_mutex_);
+    return devices_.at(static_cast<std::size_t>(id)).references;
+}
+
 void Runtime::destroy_device(int id) {
     std::unique_ptr<Device> device;
     {

@@ -25,14 +25,32 @@ std::int64_t deadline_after(std::int32_t timeout_ms) {
 }
 
 thread_local std::uint64_t thread_last_task = 0;
-thread_local int thread_work_depth = 0;
+thread_local const StreamWorkScope* innermost_work = nullptr;
 }  // namespace
 
 std::uint64_t last_task_id() { return thread_last_task; }
 
-bool in_stream_work() { return thread_work_depth != 0; }
-StreamWorkScope::StreamWorkScope() { ++thread_work_depth; }
-StreamWorkScope::~StreamWorkScope() { --thread_work_depth; }
+bool in_stream_work() { return innermost_work != nullptr; }
+
+bool runs_work_of(const Stream& stream) {
+    for (const StreamWorkScope* scope = innermost_work; scope; scope = scope->outer_) {
+        if (scope->stream_ == &stream) return true;
+    }
+    return false;
+}
+
+bool runs_work_of(const Device& device) {
+    for (const StreamWorkScope* scope = innermost_work; scope; scope = scope->outer_) {
+        if (scope->device_ == &device) return true;
+    }
+    return false;
+}
+
+StreamWorkScope::StreamWorkScope(const Stream& stream, const Device& device)
+    : stream_(&stream), device_(&device), outer_(innermost_work) {
+    innermost_work = this;
+}
+StreamWorkScope::~StreamWorkScope() { innermost_work = outer_; }
 
 Stream::Stream(Context& context, int priority, std::uint32_t flags)
     : context_(context),

@@ -10,6 +10,7 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <unordered_map>
 #include <unordered_set>
 #include <vector>
 
@@ -177,8 +178,12 @@ private:
 
     std::mutex streams_mutex_;
     std::unordered_set<Stream*> streams_;
-    // The same streams under their own lock: synchronize() holds streams_mutex_ while it waits, and
-    // the work it waits for may free memory (busy_streams) meanwhile.
+    // Streams that synchronize() is waiting for, and how many times (guarded by streams_mutex_):
+    // detach() waits until its stream is unpinned rather than let it be freed under the wait.
+    std::unordered_map<const Stream*, int> pinned_;
+    std::condition_variable unpinned_;
+    // The same streams under their own lock, taken only for short reads: the work that
+    // wait_queued_work() waits for may free memory (busy_streams) meanwhile.
     std::mutex live_mutex_;
     std::unordered_set<Stream*> live_streams_;
     int streams_per_priority_[8] = {};

@@ -15,6 +15,7 @@
 
 namespace canopy::engine {
 
+class Device;
 class Stream;
 
 class ReportHub {
@@ -39,6 +40,7 @@ private:
         void (*fn)(void*);
         void* data;
         const Stream* stream;
+        const Device* device;  // the stream's, read at enqueue: a non-blocking callback's stream may go first
         DeferredCompletion completion;  // empty for non-blocking callbacks
     };
     struct Subscriber {

@@ -32,6 +32,8 @@ public:
     // when the device was not set. At zero the caller releases what it built on the device, then
     // calls destroy_device.
     int release_device(int id, bool all);
+    // The references release_device would drop from: 0 when the device is not set.
+    int device_references(int id);
     void destroy_device(int id);
     // The device if it is set, else nullptr.
     Device* device(int id);

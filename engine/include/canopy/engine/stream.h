@@ -23,16 +23,34 @@ enum class FloatMode { saturation = 0, inf_nan = 1 };
 // The task id of the operation the calling thread enqueued last, on any stream (0 if none).
 std::uint64_t last_task_id();
 
+class Stream;
+
 // Whether the calling thread is running a stream's work now: an operation (a host function, say)
 // or a callback handed to a subscribed thread. Such a thread must not wait for streams to drain.
 bool in_stream_work();
-// Marks the calling thread as running stream work while it lives.
+// Whether the calling thread is running work of `stream` (of any stream of `device`), directly or
+// beneath other stream work it runs inline: waiting for that stream (that device) to drain would
+// wait for the caller itself.
+bool runs_work_of(const Stream& stream);
+bool runs_work_of(const Device& device);
+// Marks the calling thread as running the work of `stream`, a stream of `device`, while it lives.
+// Scopes nest (a thread that synchronizes may run ready operations of the stream it waits for
+// inside a host function). The stream is never dereferenced: a non-blocking callback's stream may
+// be destroyed while the callback runs.
 class StreamWorkScope {
 public:
-    StreamWorkScope();
+    StreamWorkScope(const Stream& stream, const Device& device);
     ~StreamWorkScope();
     StreamWorkScope(const StreamWorkScope&) = delete;
     StreamWorkScope& operator=(const StreamWorkScope&) = delete;
+
+private:
+    friend bool in_stream_work();
+    friend bool runs_work_of(const Stream&);
+    friend bool runs_work_of(const Device&);
+    const Stream* stream_;
+    const Device* device_;
+    const StreamWorkScope* outer_;
 };
 
 // Which kind of core a resource limit counts.

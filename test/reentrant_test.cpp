@@ -1,0 +1,82 @@
+// Host functions and callbacks that call back into the runtime: waiting for their own stream or
+// device is refused with ACL_ERROR_RT_NO_PERMISSION instead of hanging, and a device synchronize
+// survives host functions that destroy streams (issue 12).
+#include <atomic>
+
+#include "support.h"
+
+using namespace canopy_test;
+
+namespace {
+struct Call {
+    aclrtContext context;
+    aclrtStream stream;
+    aclError (*action)(Call&);
+    aclError result = -1;
+};
+void run_call(void* argument) {
+    auto* call = static_cast<Call*>(argument);
+    aclrtSetCurrentContext(call->context);
+    call->result = call->action(*call);
+}
+
+aclError launch_and_wait(Call& call) {
+    if (aclError rc = aclrtLaunchHostFunc(call.stream, run_call, &call)) return rc;
+    return aclrtSynchronizeStream(call.stream);
+}
+}  // namespace
+
+TEST_CASE("a host function cannot wait for its own stream, its device or the runtime's end") {
+    Runtime runtime;
+    aclrtStream stream = nullptr;
+    REQUIRE_ACL(aclrtCreateStream(&stream));
+    aclError (*actions[])(Call&) = {
+        [](Call& c) { return aclrtSynchronizeStream(c.stream); },
+        [](Call& c) { return aclrtSynchronizeStreamWithTimeout(c.stream, 1000); },
+        [](Call&) { return aclrtSynchronizeDevice(); },
+        [](Call&) { return aclrtSynchronizeDeviceWithTimeout(1000); },
+        [](Call& c) { return aclrtDestroyStream(c.stream); },
+        [](Call&) { return aclrtResetDevice(0); },
+        [](Call&) { return aclFinalize(); },
+    };
+    for (int round = 0; round < 200; ++round) {
+        for (auto action : actions) {
+            Call call{runtime.context(), stream, action};
+            REQUIRE_ACL(launch_and_wait(call));
+            REQUIRE(call.result == ACL_ERROR_RT_NO_PERMISSION);
+        }
+    }
+    // The stream, the device and the runtime are intact.
+    Call last{runtime.context(), stream, [](Call&) { return ACL_SUCCESS; }};
+    CHECK_ACL(launch_and_wait(last));
+    CHECK(last.result == ACL_SUCCESS);
+    CHECK_ACL(aclrtDestroyStream(stream));
+}
+
+TEST_CASE("a host function may synchronize another stream") {
+    Runtime runtime;
+    aclrtStream stream = nullptr, other = nullptr;
+    REQUIRE_ACL(aclrtCreateStream(&stream));
+    REQUIRE_ACL(aclrtCreateStream(&other));
+    Call call{runtime.context(), other, [](Call& c) { return aclrtSynchronizeStream(c.stream); }};
+    REQUIRE_ACL(aclrtLaunchHostFunc(stream, run_call, &call));
+    REQUIRE_ACL(aclrtSynchronizeStream(stream));
+    CHECK(call.result == ACL_SUCCESS);
+    CHECK_ACL(aclrtDestroyStream(stream));
+    CHECK_ACL(aclrtDestroyStream(other));
+}
+
+TEST_CASE("synchronizing the device while a host function destroys another stream completes") {
+    Runtime runtime;
+    aclrtStream stream = nullptr;
+    REQUIRE_ACL(aclrtCreateStream(&stream));
+    for (int round = 0; round < 300; ++round) {
+        aclrtStream doomed = nullptr;
+        REQUIRE_ACL(aclrtCreateStream(&doomed));
+        Call call{runtime.context(), doomed, [](Call& c) { return aclrtDestroyStream(c.stream); }};
+        REQUIRE_ACL(aclrtLaunchHostFunc(stream, run_call, &call));
+        REQUIRE_ACL(aclrtSynchronizeDevice());
+        REQUIRE(call.result == ACL_SUCCESS);
+    }
+    CHECK_ACL(aclrtDestroyStream(stream));
+}
