@@ -23,7 +23,7 @@ get_filename_component(_canopy_cann_prefix "${CMAKE_CURRENT_LIST_DIR}/../.." ABS
 if(NOT ASCEND_CANN_PACKAGE_PATH)
   set(ASCEND_CANN_PACKAGE_PATH "${_canopy_cann_prefix}")
 endif()
-find_package(canopy CONFIG REQUIRED PATHS "${_canopy_cann_prefix}/lib64/cmake/canopy" NO_DEFAULT_PATH)
+find_package(canopy CONFIG REQUIRED PATHS "${_canopy_cann_prefix}/lib/cmake/canopy" NO_DEFAULT_PATH)
 
 function(ascendc_library target type)
   string(TOUPPER "${type}" type)

@@ -3,12 +3,14 @@
 #   <prefix>/set_env.sh, bin/setenv.bash       the environment (cmake/cann/setenv.bash)
 #   <prefix>/include                           acl/ headers and the kernel API (kernel_operator.h)
 #   <prefix>/lib64/libascendcl.so              the runtime; libacl_rt.so is the same library
-#   <prefix>/lib64/cmake/canopy, pkgconfig     find_package(canopy CONFIG) and canopy.pc
+#   <prefix>/lib/cmake/canopy                 find_package(canopy CONFIG), with CMAKE_PREFIX_PATH=<prefix>
+#   <prefix>/lib64/pkgconfig/canopy.pc         pkg-config
 #   <prefix>/tikcpp/ascendc_kernel_cmake       ascendc.cmake (ascendc_library and companions)
-# Libraries go to lib64 whatever GNUInstallDirs would choose: CANN's scripts look there.
+# Libraries go to lib64 whatever GNUInstallDirs would choose: CANN's scripts look there. The CMake
+# package goes to lib/cmake, which find_package searches on every system (Debian's CMake skips lib64).
 include(CMakePackageConfigHelpers)
 set(CANOPY_INSTALL_LIBDIR lib64)
-set(canopy_package_dir ${CANOPY_INSTALL_LIBDIR}/cmake/canopy)
+set(canopy_package_dir lib/cmake/canopy)
 set(canopy_cann_dir ${CMAKE_CURRENT_LIST_DIR})
 
 install(TARGETS ascendcl EXPORT canopyTargets
