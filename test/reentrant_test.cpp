@@ -80,3 +80,25 @@ TEST_CASE("synchronizing the device while a host function destroys another strea
     }
     CHECK_ACL(aclrtDestroyStream(stream));
 }
+
+namespace {
+void count(void* counter) { ++*static_cast<std::atomic<int>*>(counter); }
+}  // namespace
+
+TEST_CASE("resetting the device and aclFinalize end a blocking callback that no thread processes") {
+    for (bool finalize : {false, true}) {
+        CAPTURE(finalize);
+        REQUIRE_ACL(aclInit(nullptr));
+        REQUIRE_ACL(aclrtSetDevice(0));
+        aclrtStream stream = nullptr;
+        REQUIRE_ACL(aclrtCreateStream(&stream));
+        REQUIRE_ACL(aclrtSubscribeReport(this_thread_id(), stream));
+        std::atomic<int> calls{0};
+        REQUIRE_ACL(aclrtLaunchCallback(count, &calls, ACL_CALLBACK_BLOCK, stream));
+        REQUIRE_ACL(aclrtLaunchCallback(count, &calls, ACL_CALLBACK_NO_BLOCK, stream));
+        if (!finalize) CHECK_ACL(aclrtResetDevice(0));
+        CHECK_ACL(aclFinalize());
+        // Enqueued work is not lost: the callbacks ran on the thread that ended the runtime.
+        CHECK(calls == 2);
+    }
+}

@@ -127,8 +127,10 @@ void* default_stream_handle(State& state, engine::Context& context);
 
 // Drops one (or every) reference on a device; at zero destroys what the api built on it and the device.
 void drop_device(State& state, int32_t device_id, bool all);
-// Destroys what the api built on a device (streams, events, contexts) before it is reset.
-void release_device_objects(State& state, engine::Device& device);
+// Destroys what the api built on a device (streams, events, contexts) before it is reset (or the
+// runtime finalized: `ending` names which, for the waits it fails). Callbacks that no thread
+// processes run on the calling thread, so that no stream is left waiting for them.
+void release_device_objects(State& state, engine::Device& device, const char* ending);
 
 // A stream's pending failure as the call's error.
 void check(const engine::Failure& failure);

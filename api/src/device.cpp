@@ -30,18 +30,18 @@ void drop_device(State& state, int32_t deviceId, bool all) {
     if (left < 0) fail(ACL_ERROR_RT_INVALID_DEVICEID, "device " + std::to_string(deviceId) + " is not set");
     if (left > 0) return;
     engine::Device* device = state.runtime.device(deviceId);
-    release_device_objects(state, *device);
+    release_device_objects(state, *device, "the device was reset");
     state.primary_contexts[static_cast<std::size_t>(deviceId)] = nullptr;
     state.runtime.destroy_device(deviceId);
     engine::WaitList::end_device_reset(device);
 }
 
-void release_device_objects(State& state, engine::Device& device) {
+void release_device_objects(State& state, engine::Device& device, const char* ending) {
     // Streams first (each waits for its work), then events, then contexts.
     for (void* handle : stream_handles(state, [&](const engine::Stream& s) { return &s.device() == &device; }))
         notify_stream_state(handle, ACL_RT_STREAM_STATE_DESTROY_PRE);
     // Waits for notifies or values that will not come any more fail, so that the streams can go.
-    engine::WaitList::begin_device_reset(device, ACL_ERROR_RT_STREAM_ABORT, "the device was reset while the wait was pending");
+    engine::WaitList::begin_device_reset(device, ACL_ERROR_RT_STREAM_ABORT, std::string(ending) + " while the wait was pending");
     auto streams = state.streams.remove_if([&](const engine::Stream& s) { return &s.device() == &device; });
     for (auto& stream : streams) state.runtime.reports().forget(*stream);  // before they wait for their work
     streams.clear();

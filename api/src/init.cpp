@@ -20,11 +20,13 @@ void finalize_locked() {
     State* state = current_state.exchange(nullptr);
     references = 0;
     implicit = false;
-    // Waits for notifies or values that will not come any more fail, so that the streams can go.
+    // Every device still set is released as a reset releases it: waits for notifies or values that
+    // will not come any more fail, callbacks no thread processes run here, so that the streams can go.
     std::vector<const engine::Device*> devices;
     for (int id = 0; state && id < state->runtime.device_count(); ++id) {
-        if (const engine::Device* device = state->runtime.device(id)) {
-            engine::WaitList::begin_device_reset(*device, ACL_ERROR_RT_STREAM_ABORT, "aclFinalize while the wait was pending");
+        if (engine::Device* device = state->runtime.device(id)) {
+            std::lock_guard lock(state->devices_mutex);
+            release_device_objects(*state, *device, "aclFinalize");
             devices.push_back(device);
         }
     }
