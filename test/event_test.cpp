@@ -222,6 +222,31 @@ TEST_CASE("aclrtEventElapsedTime: never recorded is 507000, unfinished is 507006
     CHECK_ACL_CODE(aclrtEventElapsedTime(nullptr, start, end), ACL_ERROR_INVALID_PARAM);
 }
 
+TEST_CASE("only events with timestamps time: aclrtCreateEvent's, and flags with ACL_EVENT_TIME_LINE") {
+    Runtime rt;
+    Stream stream;
+    aclrtEvent plain = nullptr;
+    REQUIRE_ACL(aclrtCreateEvent(&plain));
+    Event timed(ACL_EVENT_SYNC | ACL_EVENT_TIME_LINE), sync_only(ACL_EVENT_SYNC);
+    for (aclrtEvent event : {plain, static_cast<aclrtEvent>(timed), static_cast<aclrtEvent>(sync_only)})
+        REQUIRE_ACL(aclrtRecordEvent(event, stream));
+    REQUIRE_ACL(aclrtSynchronizeStream(stream));
+    float ms = -1;
+    CHECK_ACL(aclrtEventElapsedTime(&ms, plain, timed));
+    CHECK(ms >= 0.0f);
+    uint64_t timestamp = 0;
+    CHECK_ACL(aclrtEventGetTimestamp(plain, &timestamp));
+    // A synchronization-only event still completes and orders streams, but tells no time.
+    CHECK_ACL_CODE(aclrtEventElapsedTime(&ms, plain, sync_only), ACL_ERROR_INVALID_PARAM);
+    CHECK(recent_error().find("endEvent") != std::string::npos);
+    CHECK(recent_error().find("ACL_EVENT_TIME_LINE") != std::string::npos);
+    CHECK_ACL_CODE(aclrtEventGetTimestamp(sync_only, &timestamp), ACL_ERROR_INVALID_PARAM);
+    aclrtEventRecordedStatus status = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+    CHECK_ACL(aclrtQueryEventStatus(sync_only, &status));
+    CHECK(status == ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    CHECK_ACL(aclrtDestroyEvent(plain));
+}
+
 TEST_CASE("aclrtEventGetTimestamp: errors before completion, later records have later timestamps") {
     Runtime rt;
     Stream stream;

@@ -53,6 +53,53 @@ TEST_CASE("a host function cannot wait for its own stream, its device or the run
     CHECK_ACL(aclrtDestroyStream(stream));
 }
 
+TEST_CASE("a host function cannot synchronize an event recorded after it on its stream, nor destroy its context") {
+    Runtime runtime;
+    const aclrtContext primary = runtime.context();
+    aclrtContext context = nullptr;
+    REQUIRE_ACL(aclrtCreateContext(&context, 0));
+    aclrtStream stream = nullptr;
+    REQUIRE_ACL(aclrtCreateStream(&stream));
+    aclrtEvent event = nullptr;
+    REQUIRE_ACL(aclrtCreateEvent(&event));
+    struct Target {
+        aclrtContext context;
+        aclrtEvent event;
+        aclError synchronized = -1;
+        aclError destroyed = -1;
+    } target{context, event};
+    const aclrtHostFunc body = [](void* argument) {
+        auto* t = static_cast<Target*>(argument);
+        aclrtSetCurrentContext(t->context);
+        t->synchronized = aclrtSynchronizeEvent(t->event);
+        t->destroyed = aclrtDestroyContext(t->context);
+    };
+    for (int round = 0; round < 200; ++round) {
+        Gate gate;  // the record is enqueued before the host function runs
+        REQUIRE_ACL(gate.hold(stream));
+        REQUIRE_ACL(aclrtLaunchHostFunc(stream, body, &target));
+        REQUIRE_ACL(aclrtRecordEvent(event, stream));
+        gate.open();
+        REQUIRE_ACL(aclrtSynchronizeStream(stream));
+        REQUIRE(target.synchronized == ACL_ERROR_RT_NO_PERMISSION);
+        REQUIRE(target.destroyed == ACL_ERROR_RT_NO_PERMISSION);
+    }
+    // From another stream's host function the same calls wait and succeed.
+    aclrtStream other = nullptr;
+    REQUIRE_ACL(aclrtSetCurrentContext(context));
+    REQUIRE_ACL(aclrtCreateStream(&other));
+    REQUIRE_ACL(aclrtRecordEvent(event, stream));
+    REQUIRE_ACL(aclrtLaunchHostFunc(other, [](void* argument) {
+        auto* t = static_cast<Target*>(argument);
+        t->synchronized = aclrtSynchronizeEvent(t->event);
+    }, &target));
+    REQUIRE_ACL(aclrtSynchronizeStream(other));
+    CHECK(target.synchronized == ACL_SUCCESS);
+    CHECK_ACL(aclrtDestroyEvent(event));
+    CHECK_ACL(aclrtDestroyContext(context));
+    CHECK_ACL(aclrtSetCurrentContext(primary));
+}
+
 TEST_CASE("a host function may synchronize another stream") {
     Runtime runtime;
     aclrtStream stream = nullptr, other = nullptr;

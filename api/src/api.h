@@ -33,6 +33,7 @@ void record_error(const char* api, aclError code, const std::string& message);
 
 template <class Body>
 aclError call(const char* api, Body&& body) noexcept {
+    const PinScope pins;  // the objects the call reaches through handles stay alive until it returns
     try {
         body();
         return ACL_SUCCESS;

@@ -4,14 +4,15 @@
 namespace canopy::api {
 
 namespace {
-thread_local void* current = nullptr;
+// Read by nearly every call: initial-exec TLS, as the pins' record (call_pins.h).
+thread_local void* current __attribute__((tls_model("initial-exec"))) = nullptr;
 }
 
 void* current_context_handle() { return current; }
 void set_current_context(void* handle) { current = handle; }
 
 engine::Context& current_context(State& state) {
-    engine::Context* context = state.contexts.find(current);
+    engine::Context* context = state.contexts.reach(current);
     if (!context) {
         fail(ACL_ERROR_RT_CONTEXT_NULL,
              "the calling thread has no current context: call aclrtSetDevice or aclrtSetCurrentContext first");
@@ -57,7 +58,7 @@ aclError aclrtDestroyContext(aclrtContext context) {
     return call("aclrtDestroyContext", [&] {
         State& s = state();
         if (!context) fail(ACL_ERROR_INVALID_PARAM, "context is NULL");
-        engine::Context* target = s.contexts.find(context);
+        engine::Context* target = s.contexts.reach(context);
         if (!target) fail(ACL_ERROR_RT_INVALID_HANDLE, "context " + describe(context) + " is not a live context");
         const int device_id = target->device().id();
         {
@@ -67,11 +68,16 @@ aclError aclrtDestroyContext(aclrtContext context) {
                                                   std::to_string(device_id) + ": aclrtResetDevice releases it");
             }
         }
-        for (void* handle : stream_handles(s, [&](const engine::Stream& st) { return &st.context() == target; }))
+        const auto handles = stream_handles(s, [&](const engine::Stream& st) { return &st.context() == target; });
+        for (void* handle : handles) {
+            if (engine::Stream* stream = s.streams.reach(handle)) refuse_waiting_for_own_work(*stream, "cannot destroy the context of");
+        }
+        for (void* handle : handles) {
             notify_stream_state(handle, ACL_RT_STREAM_STATE_DESTROY_PRE);
-        auto streams = s.streams.remove_if([&](const engine::Stream& st) { return &st.context() == target; });
-        for (auto& stream : streams) s.runtime.reports().forget(*stream);  // before they wait for their work
-        streams.clear();
+            // Before the streams wait for their work (and for the calls of other threads using them).
+            if (engine::Stream* stream = s.streams.reach(handle)) s.runtime.reports().forget(*stream);
+        }
+        s.streams.remove_if([&](const engine::Stream& st) { return &st.context() == target; }).clear();
         s.contexts.remove(context).reset();
         if (current_context_handle() == context) set_current_context(nullptr);
         drop_device(s, device_id, false);
@@ -82,7 +88,7 @@ aclError aclrtSetCurrentContext(aclrtContext context) {
     return call("aclrtSetCurrentContext", [&] {
         State& s = state();
         if (!context) fail(ACL_ERROR_INVALID_PARAM, "context is NULL");
-        if (!s.contexts.find(context))
+        if (!s.contexts.reach(context))
             fail(ACL_ERROR_RT_INVALID_HANDLE, "context " + describe(context) + " is not a live context");
         set_current_context(context);
     });

@@ -42,11 +42,14 @@ void release_device_objects(State& state, engine::Device& device, const char* en
         notify_stream_state(handle, ACL_RT_STREAM_STATE_DESTROY_PRE);
     // Waits for notifies or values that will not come any more fail, so that the streams can go.
     engine::WaitList::begin_device_reset(device, ACL_ERROR_RT_STREAM_ABORT, std::string(ending) + " while the wait was pending");
-    auto streams = state.streams.remove_if([&](const engine::Stream& s) { return &s.device() == &device; });
+    // Calls of other threads still using the device's objects are not waited for: such a call may
+    // be blocked on the devices' lock that the caller holds (docs/ARCHITECTURE.md, object lifetime).
+    constexpr bool wait_for_calls = false;
+    auto streams = state.streams.remove_if([&](const engine::Stream& s) { return &s.device() == &device; }, wait_for_calls);
     for (auto& stream : streams) state.runtime.reports().forget(*stream);  // before they wait for their work
     streams.clear();
-    state.events.remove_if([&](const engine::Event& e) { return &e.device() == &device; });
-    state.contexts.remove_if([&](const engine::Context& c) { return &c.device() == &device; });
+    state.events.remove_if([&](const engine::Event& e) { return &e.device() == &device; }, wait_for_calls);
+    state.contexts.remove_if([&](const engine::Context& c) { return &c.device() == &device; }, wait_for_calls);
     // Streams destroyed with aclrtDestroyStreamForce finish before the device's memory goes.
     device.primary_context().drain_retired();
 }
@@ -296,7 +299,7 @@ aclError aclrtGetResInCurrentThread(aclrtDevResLimitType type, uint32_t* value) 
         State& s = state();
         engine::Context& context = current_context(s);
         const engine::Stream* used = nullptr;
-        if (used_stream.set) used = used_stream.handle ? s.streams.find(used_stream.handle) : &context.default_stream();
+        if (used_stream.set) used = used_stream.handle ? s.streams.reach(used_stream.handle) : &context.default_stream();
         *value = used ? effective_limit(*used, kind) : effective_limit(context.device(), kind);
     });
 }

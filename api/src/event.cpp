@@ -3,26 +3,46 @@
 
 namespace canopy::api {
 
-engine::Event& event_handle(State& state, aclrtEvent event, const char* argument) {
+namespace {
+template <class Found>
+Found& live_event(Found* found, aclrtEvent event, const char* argument) {
     if (!event) fail(ACL_ERROR_INVALID_PARAM, std::string(argument) + " is NULL");
-    engine::Event* found = state.events.find(event);
     if (!found) fail(ACL_ERROR_RT_INVALID_HANDLE, std::string(argument) + " " + describe(event) + " is not a live event");
     return *found;
+}
+
+// A synchronize holds a reference rather than a pin: destroying an event does not wait for the
+// threads waiting for it (they return when the record completes).
+std::shared_ptr<engine::Event> event_to_wait_for(State& state, aclrtEvent event) {
+    std::shared_ptr<engine::Event> shared = event ? state.events.share(event) : nullptr;
+    live_event(shared.get(), event, "event");
+    return shared;
+}
+}  // namespace
+
+engine::Event& event_handle(State& state, aclrtEvent event, const char* argument) {
+    return live_event(event ? state.events.reach(event) : nullptr, event, argument);
 }
 
 namespace {
 constexpr uint32_t known_event_flags = ACL_EVENT_SYNC | ACL_EVENT_CAPTURE_STREAM_PROGRESS | ACL_EVENT_TIME_LINE |
                                        ACL_EVENT_DEVICE_USE_ONLY | ACL_EVENT_EXTERNAL | ACL_EVENT_IPC;
 
-void create_event(aclrtEvent* event, uint32_t flag) {
+// aclrtCreateEvent's events are timed; those created with a flag only with ACL_EVENT_TIME_LINE, as
+// CANN documents (timestamps cost the event calls performance).
+void create_event(aclrtEvent* event, uint32_t flag, bool timed) {
     require(event, "event");
     State& s = state();
     if (flag & ~known_event_flags) fail(ACL_ERROR_INVALID_PARAM, "flag " + std::to_string(flag) + " has unknown bits");
-    *event = s.events.add(std::make_shared<engine::Event>(current_context(s).device(), flag));
+    *event = s.events.add(std::make_shared<engine::Event>(current_context(s).device(), flag, timed));
 }
 
 std::int64_t completed_timestamp(engine::Event& event, const char* argument) {
     std::int64_t ns = 0;
+    if (!event.timed()) {
+        fail(ACL_ERROR_INVALID_PARAM, std::string(argument) +
+                                          " was created without ACL_EVENT_TIME_LINE, so it records no timestamp");
+    }
     if (!event.recorded()) fail(ACL_ERROR_RT_INTERNAL_ERROR, std::string(argument) + " has never been recorded");
     if (!event.timestamp_ns(ns)) fail(ACL_ERROR_RT_EVENT_NOT_COMPLETE, std::string(argument) + " has not completed yet");
     return ns;
@@ -37,15 +57,15 @@ using namespace canopy::api;
 extern "C" {
 
 aclError aclrtCreateEvent(aclrtEvent* event) {
-    return call("aclrtCreateEvent", [&] { create_event(event, ACL_EVENT_SYNC); });
+    return call("aclrtCreateEvent", [&] { create_event(event, ACL_EVENT_SYNC, true); });
 }
 
 aclError aclrtCreateEventWithFlag(aclrtEvent* event, uint32_t flag) {
-    return call("aclrtCreateEventWithFlag", [&] { create_event(event, flag); });
+    return call("aclrtCreateEventWithFlag", [&] { create_event(event, flag, (flag & ACL_EVENT_TIME_LINE) != 0); });
 }
 
 aclError aclrtCreateEventExWithFlag(aclrtEvent* event, uint32_t flag) {
-    return call("aclrtCreateEventExWithFlag", [&] { create_event(event, flag); });
+    return call("aclrtCreateEventExWithFlag", [&] { create_event(event, flag, (flag & ACL_EVENT_TIME_LINE) != 0); });
 }
 
 aclError aclrtDestroyEvent(aclrtEvent event) {
@@ -82,14 +102,14 @@ aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
 }
 
 aclError aclrtSynchronizeEvent(aclrtEvent event) {
-    return call("aclrtSynchronizeEvent", [&] { check(event_handle(state(), event, "event").synchronize(-1)); });
+    return call("aclrtSynchronizeEvent", [&] { check(event_to_wait_for(state(), event)->synchronize(-1)); });
 }
 
 aclError aclrtSynchronizeEventWithTimeout(aclrtEvent event, int32_t timeout) {
     return call("aclrtSynchronizeEventWithTimeout", [&] {
-        engine::Event& target = event_handle(state(), event, "event");
+        const std::shared_ptr<engine::Event> target = event_to_wait_for(state(), event);
         if (timeout < -1) fail(ACL_ERROR_RT_PARAM_INVALID, "timeout " + std::to_string(timeout) + " is below -1");
-        check(target.synchronize(timeout));
+        check(target->synchronize(timeout));
     });
 }
 

@@ -30,6 +30,7 @@ void finalize_locked() {
             devices.push_back(device);
         }
     }
+    PinScope::release_all();  // this call's own pins, before their tables go
     delete state;
     for (const engine::Device* device : devices) engine::WaitList::end_device_reset(device);
     trace::runtime_finalized();  // every operation has finished: the trace is complete

@@ -337,7 +337,7 @@ aclError aclrtGetFuncBySymbol(const void* symbol, aclrtFuncHandle* funcHandle) {
         }
         // The same symbol yields the same handle, as long as that handle lives.
         if (void* cached = registered->symbol_handle.load(std::memory_order_acquire)) {
-            const KernelFunction* function = s.functions.find(cached);
+            const KernelFunction* function = s.functions.reach(cached);
             if (function && function->kernel == registered && !function->binary) {
                 *funcHandle = cached;
                 return;
@@ -396,7 +396,7 @@ aclError aclrtBinaryGetFunction(const aclrtBinHandle binHandle, const char* kern
         std::shared_ptr<KernelBinary> binary = binary_handle(s, binHandle, "binHandle");
         std::lock_guard lock(binary->functions_mutex);
         if (auto cached = binary->functions.find(kernelName); cached != binary->functions.end()) {
-            if (s.functions.find(cached->second)) {
+            if (s.functions.reach(cached->second)) {
                 *funcHandle = cached->second;
                 return;
             }
@@ -474,7 +474,7 @@ aclError aclrtKernelArgsInit(aclrtFuncHandle funcHandle, aclrtArgsHandle* argsHa
         args->function = std::move(function);
         args->chunks.reserve(KernelArgs::max_appends);
         if (std::shared_ptr<KernelArgs> previous = thread_args.lock();
-            previous && s.kernel_args.find(thread_args_handle) == previous.get()) {
+            previous && s.kernel_args.reach(thread_args_handle) == previous.get()) {
             s.kernel_args.remove(thread_args_handle);
         }
         void* handle = s.kernel_args.add(args);

@@ -191,7 +191,7 @@ aclError aclmdlRIDestroy(aclmdlRI modelRI) {
         // Streams still bound run their work again; executions still queued keep the model alive.
         std::lock_guard lock(model->mutex);
         for (auto& bound : model->streams)
-            if (bound->stream && s.streams.find(bound->handle) == bound->stream) unbind(*bound);
+            if (bound->stream && s.streams.reach(bound->handle) == bound->stream) unbind(*bound);
     });
 }
 

@@ -9,7 +9,7 @@ namespace canopy::api {
 
 engine::Stream& stream_handle(State& state, aclrtStream stream, const char* argument) {
     if (!stream) fail(ACL_ERROR_INVALID_PARAM, std::string(argument) + " is NULL");
-    engine::Stream* found = state.streams.find(stream);
+    engine::Stream* found = state.streams.reach(stream);
     if (!found) fail(ACL_ERROR_RT_INVALID_HANDLE, std::string(argument) + " " + describe(stream) + " is not a live stream");
     return *found;
 }
@@ -57,9 +57,12 @@ void destroy_stream(State& state, aclrtStream stream, bool force) {
     // A forced destroy discards the queued work instead of waiting for it.
     if (!force) refuse_waiting_for_own_work(found, "cannot destroy");
     notify_stream_state(stream, ACL_RT_STREAM_STATE_DESTROY_PRE);
-    std::shared_ptr<engine::Stream> owned = state.streams.remove(stream);
-    // Callbacks waiting for a subscriber run here, so the stream's work can finish.
+    // Callbacks waiting for a subscriber run here, so the stream's work (and a call of another
+    // thread synchronizing it) can finish.
     state.runtime.reports().forget(found);
+    // Calls of other threads that reached the stream return before it goes.
+    std::shared_ptr<engine::Stream> owned = state.streams.remove(stream);
+    if (!owned) fail(ACL_ERROR_RT_INVALID_HANDLE, "stream " + describe(stream) + " was destroyed by another thread meanwhile");
     if (force) found.context().retire(std::move(owned));
     else owned.reset();  // waits for what is left
 }
@@ -90,10 +93,8 @@ std::map<std::string, StateCallback> state_callbacks;
 
 std::vector<void*> stream_handles(State& state, const std::function<bool(const engine::Stream&)>& selected) {
     std::vector<const engine::Stream*> streams;
-    // The table's only walk is remove_if; it removes nothing here.
-    state.streams.remove_if([&](const engine::Stream& stream) {
+    state.streams.for_each([&](const engine::Stream& stream) {
         if (selected(stream)) streams.push_back(&stream);
-        return false;
     });
     std::vector<void*> handles;
     for (const engine::Stream* stream : streams) handles.push_back(state.streams.handle_of(stream));

@@ -50,15 +50,17 @@ BENCHMARK(stream_of_100k)->Name("chain_100k/canopy")->Unit(benchmark::kMilliseco
 
 constexpr int hops = 10'000;
 
-// Two streams hand control back and forth through events: every hop is a cross-stream edge.
-void event_ping_pong(benchmark::State& state) {
+// Two streams hand control back and forth through events: every hop is a cross-stream edge. The
+// events are CANN's synchronization events (ACL_EVENT_SYNC); the timed variant uses aclrtCreateEvent's
+// timestamped events, whose records also read the clock.
+void event_ping_pong(benchmark::State& state, bool timed) {
     ensure_runtime();
     aclrtStream ping, pong;
     aclrtEvent to_pong, to_ping;
     check(aclrtCreateStream(&ping), state);
     check(aclrtCreateStream(&pong), state);
-    check(aclrtCreateEvent(&to_pong), state);
-    check(aclrtCreateEvent(&to_ping), state);
+    for (aclrtEvent* event : {&to_pong, &to_ping})
+        check(timed ? aclrtCreateEvent(event) : aclrtCreateEventWithFlag(event, ACL_EVENT_SYNC), state);
     for (auto _ : state) {
         for (int i = 0; i < hops / 2; ++i) {
             aclrtRecordEvent(to_pong, ping);
@@ -75,7 +77,10 @@ void event_ping_pong(benchmark::State& state) {
     aclrtDestroyStream(ping);
     aclrtDestroyStream(pong);
 }
-BENCHMARK(event_ping_pong)->Name("event_ping_pong_10k_hops/canopy")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(event_ping_pong, sync, false)->Name("event_ping_pong_10k_hops/canopy")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(event_ping_pong, timed, true)
+    ->Name("event_ping_pong_timed_10k_hops/canopy")
+    ->Unit(benchmark::kMillisecond);
 
 constexpr std::size_t copy_bytes = std::size_t{64} << 20;
 

@@ -26,6 +26,7 @@ void Event::record(Stream& stream) {
     recorded_ = sequence;
     record_node_ = node;
     record_generation_ = node->generation();
+    recording_stream_ = &stream;
     lock.unlock();
     // A wait registered between the unlock and the submit depends on a node not yet submitted:
     // that is fine, it is released when the node finishes.
@@ -35,7 +36,7 @@ void Event::record(Stream& stream) {
 void Event::finish_record(std::uint64_t sequence) {
     Mutex::scoped_lock lock(mutex_);
     if (sequence > finished_.load(std::memory_order_relaxed)) {
-        timestamp_ns_ = now_ns();
+        if (timed_) timestamp_ns_ = now_ns();
         finished_.store(sequence, std::memory_order_seq_cst);
     }
     if (sleepers_.load(std::memory_order_seq_cst) != 0) {
@@ -85,11 +86,19 @@ bool Event::complete() const {
 
 Failure Event::synchronize(std::int32_t timeout_ms) {
     std::uint64_t target;
+    const Stream* recording = nullptr;
     {
         Mutex::scoped_lock lock(mutex_);
         target = recorded_;
+        if (target != 0 && finished_.load(std::memory_order_relaxed) < target) recording = recording_stream_;
     }
     if (target == 0) return {};
+    // The pending record is behind the host function or callback this thread runs on its stream.
+    if (recording && runs_work_of(*recording)) {
+        return Failure{ACL_ERROR_RT_NO_PERMISSION,
+                       "cannot synchronize an event from a host function or callback running on the stream that "
+                       "records it: it would wait for itself"};
+    }
     auto reached = [&] { return finished_.load(std::memory_order_seq_cst) >= target; };
     // A short spin (tens of microseconds) catches records about to run before sleeping.
     for (int spin = 0; spin < 64 && !reached(); ++spin) std::this_thread::yield();

@@ -24,7 +24,7 @@ bool runs_inline(OpKind kind) {
 
 // Nodes that run inline and make further inline nodes ready are queued here rather than run
 // recursively, so that a long ping-pong of event nodes does not grow the stack.
-thread_local std::vector<OpNode*>* inline_backlog = nullptr;
+__attribute__((tls_model("initial-exec"))) thread_local std::vector<OpNode*>* inline_backlog = nullptr;
 }  // namespace
 
 OpNode::OpNode(OpPool& pool, flow::graph& graph, int level, bool prioritized)
@@ -225,7 +225,8 @@ struct LastLocal {
     std::uint64_t pool = 0;
     void* local = nullptr;
 };
-thread_local LastLocal last_local;
+// Initial-exec TLS, read on every operation (see kernels/src/block.cpp).
+__attribute__((tls_model("initial-exec"))) thread_local LastLocal last_local;
 }  // namespace
 
 OpPool::OpPool(flow::graph& graph) : graph_(graph), id_(++pool_ids) {}

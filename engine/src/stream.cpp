@@ -24,8 +24,9 @@ std::int64_t deadline_after(std::int32_t timeout_ms) {
     return timeout_ms < 0 ? -1 : now_ns() + std::int64_t{timeout_ms} * 1'000'000;
 }
 
-thread_local std::uint64_t thread_last_task = 0;
-thread_local const StreamWorkScope* innermost_work = nullptr;
+// Initial-exec TLS, read on every operation (see kernels/src/block.cpp).
+__attribute__((tls_model("initial-exec"))) thread_local std::uint64_t thread_last_task = 0;
+__attribute__((tls_model("initial-exec"))) thread_local const StreamWorkScope* innermost_work = nullptr;
 }  // namespace
 
 std::uint64_t last_task_id() { return thread_last_task; }

@@ -20,13 +20,16 @@ class Stream;
 
 class Event : public std::enable_shared_from_this<Event> {
 public:
-    explicit Event(Device& device, std::uint32_t flags = 0)
-        : device_(device), flags_(flags), serial_(next_serial()) {}
+    // An untimed event (CANN's events created without ACL_EVENT_TIME_LINE) reads no clock when
+    // its record runs, which is a good part of a cross-stream hop's cost.
+    explicit Event(Device& device, std::uint32_t flags = 0, bool timed = true)
+        : device_(device), flags_(flags), timed_(timed), serial_(next_serial()) {}
     Event(const Event&) = delete;
     Event& operator=(const Event&) = delete;
 
     Device& device() const { return device_; }
     std::uint32_t flags() const { return flags_; }
+    bool timed() const { return timed_; }
 
     // Pending records and resets keep the event alive (it must be owned by a shared_ptr).
     void record(Stream& stream);
@@ -41,7 +44,7 @@ public:
     // Blocks until the most recent record has run; timeout_ms as Stream::synchronize, expiry gives
     // ACL_ERROR_RT_EVENT_SYNC_TIMEOUT.
     Failure synchronize(std::int32_t timeout_ms);
-    // Steady-clock time at which the most recent record ran, if complete.
+    // Steady-clock time at which the most recent record ran, if complete (0 if untimed).
     bool timestamp_ns(std::int64_t& out) const;
 
     // Names record number `sequence` of this event across the process (Operation::flow): the
@@ -57,6 +60,7 @@ private:
 
     Device& device_;
     const std::uint32_t flags_;
+    const bool timed_;
     const std::uint32_t serial_;  // counts the events created in the process, from 1
     // Held for a few stores at a time, on every record and wait: a spin lock.
     using Mutex = oneapi::tbb::spin_mutex;
@@ -65,6 +69,7 @@ private:
     std::uint64_t recorded_ = 0;        // sequence of the most recent record (0: never recorded or reset)
     OpNode* record_node_ = nullptr;     // its node, valid while node generation matches
     std::uint32_t record_generation_ = 0;
+    const Stream* recording_stream_ = nullptr;  // of the most recent record (alive while it is pending)
     std::atomic<std::uint64_t> finished_{0};  // sequence of the most recent record that has run
     std::int64_t timestamp_ns_ = 0;
 

@@ -1,0 +1,146 @@
+// Objects destroyed while other threads' calls are using them (issue 12): the calls return a code
+// or complete, nothing is touched after it is freed (the sanitizer runs check that), and work that
+// was enqueued successfully runs before the destroy returns.
+#include <atomic>
+#include <thread>
+
+#include "support.h"
+
+using namespace canopy_test;
+
+namespace {
+constexpr int kRounds = 1000;
+
+// Launches host functions on `stream` and synchronizes it until a call fails; returns how many
+// launches succeeded, and the first failing code in `code`.
+int launch_until_gone(aclrtContext context, aclrtStream stream, std::atomic<int>& ran, std::atomic<bool>& started,
+                      aclError& code) {
+    aclrtSetCurrentContext(context);
+    int launched = 0;
+    for (;;) {
+        code = launch_increment(stream, ran);
+        if (code != ACL_SUCCESS) return launched;
+        ++launched;
+        started.store(true);
+        code = aclrtSynchronizeStream(stream);
+        if (code != ACL_SUCCESS) return launched;
+    }
+}
+}  // namespace
+
+TEST_CASE("a stream destroyed while another thread launches on it and synchronizes it") {
+    Runtime runtime;
+    const aclrtContext context = runtime.context();
+    for (int round = 0; round < kRounds; ++round) {
+        aclrtStream stream = nullptr;
+        REQUIRE_ACL(aclrtCreateStream(&stream));
+        std::atomic<int> ran{0};
+        std::atomic<bool> started{false};
+        int launched = 0;
+        aclError code = ACL_SUCCESS;
+        std::thread user([&] { launched = launch_until_gone(context, stream, ran, started, code); });
+        while (!started.load()) std::this_thread::yield();
+        CHECK_ACL(aclrtDestroyStream(stream));
+        // Everything the other thread enqueued before the handle went has run by now.
+        const int ran_at_destroy = ran.load();
+        user.join();
+        REQUIRE(code == ACL_ERROR_RT_INVALID_HANDLE);
+        REQUIRE(ran_at_destroy == launched);
+    }
+}
+
+TEST_CASE("an event destroyed while another thread records it, waits for it and synchronizes it") {
+    Runtime runtime;
+    const aclrtContext context = runtime.context();
+    Stream recording, waiting;
+    for (int round = 0; round < kRounds; ++round) {
+        aclrtEvent event = nullptr;
+        REQUIRE_ACL(aclrtCreateEvent(&event));
+        std::atomic<bool> started{false};
+        aclError code = ACL_SUCCESS;
+        std::thread user([&] {
+            aclrtSetCurrentContext(context);
+            while ((code = aclrtRecordEvent(event, recording)) == ACL_SUCCESS &&
+                   (code = aclrtStreamWaitEvent(waiting, event)) == ACL_SUCCESS &&
+                   (code = aclrtSynchronizeEvent(event)) == ACL_SUCCESS) {
+                started.store(true);
+            }
+        });
+        while (!started.load()) std::this_thread::yield();
+        CHECK_ACL(aclrtDestroyEvent(event));
+        user.join();
+        REQUIRE(code == ACL_ERROR_RT_INVALID_HANDLE);
+    }
+    CHECK_ACL(aclrtSynchronizeStream(waiting));
+}
+
+TEST_CASE("a thread synchronizing an event that another thread destroys returns when the record completes") {
+    Runtime runtime;
+    const aclrtContext context = runtime.context();
+    Stream stream;
+    Gate gate;
+    REQUIRE_ACL(gate.hold(stream));
+    aclrtEvent event = nullptr;
+    REQUIRE_ACL(aclrtCreateEvent(&event));
+    REQUIRE_ACL(aclrtRecordEvent(event, stream));
+    Flag entering;
+    aclError code = -1;
+    std::thread user([&] {
+        aclrtSetCurrentContext(context);
+        entering.set();
+        code = aclrtSynchronizeEvent(event);
+    });
+    REQUIRE(entering.wait());
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));  // most likely inside the synchronize by now
+    // As CANN documents, destroying an event that has not completed does not wait for it.
+    CHECK_ACL(aclrtDestroyEvent(event));
+    CHECK(gate.left() == 0);
+    gate.open();
+    user.join();
+    // Inside the synchronize, the event outlived its handle until the record completed; a thread
+    // that came too late found the handle gone.
+    CHECK((code == ACL_SUCCESS || code == ACL_ERROR_RT_INVALID_HANDLE));
+    CHECK_ACL(aclrtSynchronizeStream(stream));
+}
+
+TEST_CASE("a context destroyed while another thread launches on its stream") {
+    Runtime runtime;
+    for (int round = 0; round < kRounds / 4; ++round) {
+        aclrtContext context = nullptr;
+        REQUIRE_ACL(aclrtCreateContext(&context, 0));
+        aclrtStream stream = nullptr;
+        REQUIRE_ACL(aclrtCreateStream(&stream));
+        std::atomic<int> ran{0};
+        std::atomic<bool> started{false};
+        int launched = 0;
+        aclError code = ACL_SUCCESS;
+        std::thread user([&] { launched = launch_until_gone(context, stream, ran, started, code); });
+        while (!started.load()) std::this_thread::yield();
+        CHECK_ACL(aclrtDestroyContext(context));
+        const int ran_at_destroy = ran.load();
+        user.join();
+        // The stream's handle goes first, or the thread's current context with it.
+        REQUIRE((code == ACL_ERROR_RT_INVALID_HANDLE || code == ACL_ERROR_RT_CONTEXT_NULL));
+        REQUIRE(ran_at_destroy == launched);
+    }
+}
+
+TEST_CASE("two threads destroying the same stream: one succeeds, the other is told the handle is gone") {
+    Runtime runtime;
+    const aclrtContext context = runtime.context();
+    for (int round = 0; round < kRounds; ++round) {
+        aclrtStream stream = nullptr;
+        REQUIRE_ACL(aclrtCreateStream(&stream));
+        REQUIRE_ACL(aclrtLaunchHostFunc(stream, [](void*) {}, nullptr));
+        aclError codes[2] = {-1, -1};
+        std::thread other([&] {
+            aclrtSetCurrentContext(context);
+            codes[1] = aclrtDestroyStream(stream);
+        });
+        codes[0] = aclrtDestroyStream(stream);
+        other.join();
+        const int succeeded = (codes[0] == ACL_SUCCESS) + (codes[1] == ACL_SUCCESS);
+        REQUIRE(succeeded == 1);
+        REQUIRE((codes[0] == ACL_ERROR_RT_INVALID_HANDLE || codes[1] == ACL_ERROR_RT_INVALID_HANDLE));
+    }
+}
