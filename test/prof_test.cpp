@@ -5,7 +5,6 @@
 #include <sys/stat.h>
 
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <map>
 #include <string>
@@ -22,18 +21,6 @@ using nlohmann::json;
 namespace {
 
 // A fresh directory, removed with what the test wrote into it when the test ends.
-struct TemporaryDirectory {
-    TemporaryDirectory() {
-        char name[] = "/tmp/canopy-prof-XXXXXX";
-        REQUIRE(::mkdtemp(name) != nullptr);
-        path = name;
-    }
-    ~TemporaryDirectory() { std::filesystem::remove_all(path); }
-    TemporaryDirectory(const TemporaryDirectory&) = delete;
-    TemporaryDirectory& operator=(const TemporaryDirectory&) = delete;
-    std::string path;
-};
-
 std::vector<std::string> files_in(const std::string& directory) {
     std::vector<std::string> names;
     if (DIR* dir = ::opendir(directory.c_str())) {
@@ -61,7 +48,7 @@ constexpr uint64_t task_and_tx = ACL_PROF_ACL_API | ACL_PROF_TASK_TIME | ACL_PRO
 
 TEST_CASE("aclprofInit needs the runtime, a path and a length") {
     const TemporaryDirectory temporary;
-    const std::string& directory = temporary.path;
+    const std::string& directory = temporary.path();
     CHECK_ACL_CODE(aclprofInit(directory.c_str(), directory.size()), ACL_ERROR_UNINITIALIZE);
     Runtime runtime;
     CHECK_ACL_CODE(aclprofInit(nullptr, 4), ACL_ERROR_INVALID_PARAM);
@@ -108,7 +95,7 @@ TEST_CASE("configs are checked when created, started, stopped and destroyed") {
     CHECK_ACL_CODE(aclprofStart(nullptr), ACL_ERROR_INVALID_PARAM);
 
     const TemporaryDirectory temporary;
-    const std::string& directory = temporary.path;
+    const std::string& directory = temporary.path();
     REQUIRE_ACL(aclprofInit(directory.c_str(), directory.size()));
     CHECK_ACL_CODE(aclprofStop(config), ACL_ERROR_PROF_NOT_RUN);
     REQUIRE_ACL(aclprofStart(config));
@@ -138,7 +125,7 @@ TEST_CASE("aclprofSetConfig checks the type and the value") {
 
     // ACL_PROF_PATH in place of aclprofInit: a session can start into that directory.
     const TemporaryDirectory temporary;
-    const std::string& directory = temporary.path;
+    const std::string& directory = temporary.path();
     REQUIRE_ACL(aclprofSetConfig(ACL_PROF_PATH, directory.c_str(), directory.size()));
     aclprofConfig* config = aclprofCreateConfig(device_zero, 1, ACL_AICORE_NONE, nullptr, ACL_PROF_TASK_TIME);
     REQUIRE(config != nullptr);
@@ -151,7 +138,7 @@ TEST_CASE("aclprofSetConfig checks the type and the value") {
 TEST_CASE("a profiling session writes the timeline with its msproftx marks and ranges, and the CSVs") {
     Runtime runtime;
     const TemporaryDirectory temporary;
-    const std::string& directory = temporary.path;
+    const std::string& directory = temporary.path();
     REQUIRE_ACL(aclprofInit(directory.c_str(), directory.size()));
     aclprofConfig* config = aclprofCreateConfig(device_zero, 1, ACL_AICORE_ARITHMETIC_UTILIZATION, nullptr, task_and_tx);
     REQUIRE(config != nullptr);
@@ -233,7 +220,7 @@ TEST_CASE("a profiling session writes the timeline with its msproftx marks and r
 TEST_CASE("without ACL_PROF_MSPROFTX the stamps are accepted and not recorded") {
     Runtime runtime;
     const TemporaryDirectory temporary;
-    const std::string& directory = temporary.path;
+    const std::string& directory = temporary.path();
     REQUIRE_ACL(aclprofInit(directory.c_str(), directory.size()));
     aclprofConfig* config = aclprofCreateConfig(device_zero, 1, ACL_AICORE_NONE, nullptr, ACL_PROF_TASK_TIME);
     REQUIRE(config != nullptr);
@@ -252,7 +239,7 @@ TEST_CASE("without ACL_PROF_MSPROFTX the stamps are accepted and not recorded") 
 
 TEST_CASE("the profiling API conflicts with a trace configured for the runtime") {
     const TemporaryDirectory temporary;
-    const std::string& directory = temporary.path;
+    const std::string& directory = temporary.path();
     const ConfigFile file("{\"canopy\": {\"trace\": \"" + directory + "/runtime.json\"}}");
     Runtime runtime(file.path());
     CHECK_ACL_CODE(aclprofInit(directory.c_str(), directory.size()), ACL_ERROR_PROF_API_CONFLICT);

@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <memory>
 #include <mutex>
@@ -129,6 +130,24 @@ public:
     ConfigFile& operator=(const ConfigFile&) = delete;
 
     const char* path() const { return path_.c_str(); }
+
+private:
+    std::string path_;
+};
+
+// A directory under /tmp for the files a test makes the runtime write, removed at its end.
+class TemporaryDirectory {
+public:
+    TemporaryDirectory() {
+        char name[] = "/tmp/canopy-test-XXXXXX";
+        REQUIRE(::mkdtemp(name) != nullptr);
+        path_ = name;
+    }
+    ~TemporaryDirectory() { std::filesystem::remove_all(path_); }
+    TemporaryDirectory(const TemporaryDirectory&) = delete;
+    TemporaryDirectory& operator=(const TemporaryDirectory&) = delete;
+
+    const std::string& path() const { return path_; }
 
 private:
     std::string path_;

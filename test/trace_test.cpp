@@ -5,7 +5,6 @@
 #include <sys/stat.h>
 
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <map>
 #include <set>
@@ -25,18 +24,6 @@ using nlohmann::json;
 namespace {
 
 // A fresh directory, removed with what the test wrote into it when the test ends.
-struct TemporaryDirectory {
-    TemporaryDirectory() {
-        char name[] = "/tmp/canopy-trace-XXXXXX";
-        REQUIRE(::mkdtemp(name) != nullptr);
-        path = name;
-    }
-    ~TemporaryDirectory() { std::filesystem::remove_all(path); }
-    TemporaryDirectory(const TemporaryDirectory&) = delete;
-    TemporaryDirectory& operator=(const TemporaryDirectory&) = delete;
-    std::string path;
-};
-
 json read_json(const std::string& path) {
     std::ifstream file(path);
     REQUIRE_MESSAGE(file, path << " was not written");
@@ -213,7 +200,7 @@ void check_two_stream_trace(const std::string& directory, const std::string& ste
 
 TEST_CASE("the aclInit \"trace\" option writes the timeline and the profile at aclFinalize") {
     const TemporaryDirectory temporary;
-    const std::string& directory = temporary.path;
+    const std::string& directory = temporary.path();
     const ConfigFile config("{\"canopy\": {\"trace\": \"" + directory + "/run.json\"}}");
     const TwoStreamRun ids = run_two_streams(config.path());
     check_two_stream_trace(directory, "run", ids);
@@ -221,7 +208,7 @@ TEST_CASE("the aclInit \"trace\" option writes the timeline and the profile at a
 
 TEST_CASE("CANOPY_TRACE traces a program that does not ask for it") {
     const TemporaryDirectory temporary;
-    const std::string& directory = temporary.path;
+    const std::string& directory = temporary.path();
     REQUIRE(::setenv("CANOPY_TRACE", (directory + "/env.json").c_str(), 1) == 0);
     const TwoStreamRun ids = run_two_streams(nullptr);
     ::unsetenv("CANOPY_TRACE");
@@ -237,7 +224,7 @@ TEST_CASE("CANOPY_TRACE traces a program that does not ask for it") {
 
 TEST_CASE("mstx markers land on the stream's marker track and the calling thread's track") {
     const TemporaryDirectory temporary;
-    const std::string& directory = temporary.path;
+    const std::string& directory = temporary.path();
     const ConfigFile config("{\"canopy\": {\"trace\": \"" + directory + "/mstx.json\"}}");
     REQUIRE_ACL(aclInit(config.path()));
     REQUIRE_ACL(aclrtSetDevice(0));
