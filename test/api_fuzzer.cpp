@@ -1,0 +1,226 @@
+// A seeded, multi-threaded fuzzer of API call sequences (issue 12). Threads pick calls at random
+// over a shared pool of streams, events and device buffers that other threads destroy and replace
+// meanwhile, so calls race with the destruction of what they use; host functions call back into
+// the runtime; device memory is freed under queued copies; sizes are extreme; handles are garbage.
+// Every call must return a code allowed for it, and at the end every host function whose launch
+// succeeded must have run exactly once.
+//
+//   api_fuzzer [--seed N] [--threads T] [--calls C]
+//
+// CI runs a short sequence in every build (ctest api_fuzzer); a long run is
+// `api_fuzzer --seed $RANDOM --threads 8 --calls 2000000`. The same seed replays the same choices
+// per thread (the interleaving is the machine's).
+#include <atomic>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
+#include <limits>
+#include <mutex>
+#include <random>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include "acl/acl.h"
+
+namespace {
+
+constexpr std::size_t kPoolSize = 4;
+constexpr std::size_t kBufferBytes = 64 * 1024;
+
+std::atomic<long> launched{0};
+std::atomic<long> ran{0};
+std::atomic<long> violations{0};
+std::mutex report_mutex;
+
+void violation(const std::string& what, aclError code) {
+    if (violations.fetch_add(1) < 20) {
+        std::lock_guard lock(report_mutex);
+        std::fprintf(stderr, "api_fuzzer: %s returned %d: %s\n", what.c_str(), code, aclGetRecentErrMsg());
+    }
+}
+
+void expect(aclError code, std::initializer_list<aclError> allowed, const char* what) {
+    for (aclError ok : allowed)
+        if (code == ok) return;
+    violation(what, code);
+}
+
+// What a handle that another thread may have destroyed can answer.
+constexpr aclError kGone = ACL_ERROR_RT_INVALID_HANDLE;
+
+struct Pool {
+    std::mutex mutex;
+    aclrtStream streams[kPoolSize] = {};
+    aclrtEvent events[kPoolSize] = {};
+};
+
+template <class T>
+T pick(Pool& pool, T (&slots)[kPoolSize], std::size_t index) {
+    std::lock_guard lock(pool.mutex);
+    return slots[index % kPoolSize];
+}
+
+template <class T>
+T swap_in(Pool& pool, T (&slots)[kPoolSize], std::size_t index, T fresh) {
+    std::lock_guard lock(pool.mutex);
+    T old = slots[index % kPoolSize];
+    slots[index % kPoolSize] = fresh;
+    return old;
+}
+
+// A host function; some call back into the runtime on their own stream, which must be refused.
+struct HostCall {
+    aclrtContext context;
+    aclrtStream stream;
+    int callback;
+};
+void host_function(void* argument) {
+    auto* call = static_cast<HostCall*>(argument);
+    aclrtSetCurrentContext(call->context);
+    switch (call->callback) {
+        // kGone: the stream was force-destroyed; its work runs on without a handle.
+        case 1: expect(aclrtSynchronizeStream(call->stream), {ACL_ERROR_RT_NO_PERMISSION, kGone}, "host function: aclrtSynchronizeStream(own)"); break;
+        case 2: expect(aclrtDestroyStream(call->stream), {ACL_ERROR_RT_NO_PERMISSION, kGone}, "host function: aclrtDestroyStream(own)"); break;
+        case 3: expect(aclrtSynchronizeDevice(), {ACL_ERROR_RT_NO_PERMISSION}, "host function: aclrtSynchronizeDevice"); break;
+        default: break;
+    }
+    ran.fetch_add(1, std::memory_order_relaxed);
+    delete call;
+}
+
+void launch(aclrtContext context, aclrtStream stream, int callback) {
+    auto* call = new HostCall{context, stream, callback};
+    const aclError code = aclrtLaunchHostFunc(stream, host_function, call);
+    expect(code, {ACL_SUCCESS, kGone}, "aclrtLaunchHostFunc");
+    if (code == ACL_SUCCESS) launched.fetch_add(1, std::memory_order_relaxed);
+    else delete call;
+}
+
+void fuzz(Pool& pool, aclrtContext context, std::uint64_t seed, long calls) {
+    expect(aclrtSetCurrentContext(context), {ACL_SUCCESS}, "aclrtSetCurrentContext");
+    std::mt19937_64 random(seed);
+    void* host = nullptr;
+    expect(aclrtMallocHost(&host, kBufferBytes), {ACL_SUCCESS}, "aclrtMallocHost");
+    for (long call = 0; call < calls; ++call) {
+        const std::uint64_t r = random();
+        const std::size_t slot = (r >> 8) % kPoolSize;
+        switch (r % 16) {
+            case 0: {  // replace a stream: destroys it under the other threads' calls
+                aclrtStream fresh = nullptr;
+                expect(aclrtCreateStream(&fresh), {ACL_SUCCESS}, "aclrtCreateStream");
+                aclrtStream old = swap_in(pool, pool.streams, slot, fresh);
+                expect((r >> 16) % 4 == 0 ? aclrtDestroyStreamForce(old) : aclrtDestroyStream(old), {ACL_SUCCESS, kGone},
+                       "aclrtDestroyStream");
+                break;
+            }
+            case 1: {  // replace an event
+                aclrtEvent fresh = nullptr;
+                expect(aclrtCreateEvent(&fresh), {ACL_SUCCESS}, "aclrtCreateEvent");
+                expect(aclrtDestroyEvent(swap_in(pool, pool.events, slot, fresh)), {ACL_SUCCESS, kGone}, "aclrtDestroyEvent");
+                break;
+            }
+            case 2:
+            case 3: launch(context, pick(pool, pool.streams, slot), static_cast<int>((r >> 16) % 8)); break;
+            case 4:
+                expect(aclrtRecordEvent(pick(pool, pool.events, slot), pick(pool, pool.streams, slot + 1)),
+                       {ACL_SUCCESS, kGone}, "aclrtRecordEvent");
+                break;
+            case 5:
+                expect(aclrtStreamWaitEvent(pick(pool, pool.streams, slot), pick(pool, pool.events, slot + 2)),
+                       {ACL_SUCCESS, kGone}, "aclrtStreamWaitEvent");
+                break;
+            case 6: expect(aclrtSynchronizeStream(pick(pool, pool.streams, slot)), {ACL_SUCCESS, kGone}, "aclrtSynchronizeStream"); break;
+            case 7: expect(aclrtSynchronizeEvent(pick(pool, pool.events, slot)), {ACL_SUCCESS, kGone}, "aclrtSynchronizeEvent"); break;
+            case 8: {
+                aclrtStreamStatus status;
+                expect(aclrtStreamQuery(pick(pool, pool.streams, slot), &status), {ACL_SUCCESS, kGone}, "aclrtStreamQuery");
+                aclrtEventRecordedStatus recorded;
+                expect(aclrtQueryEventStatus(pick(pool, pool.events, slot), &recorded), {ACL_SUCCESS, kGone},
+                       "aclrtQueryEventStatus");
+                break;
+            }
+            case 9: {  // device memory freed while a copy into it is still queued behind a host function
+                void* device = nullptr;
+                expect(aclrtMalloc(&device, kBufferBytes, ACL_MEM_MALLOC_HUGE_FIRST), {ACL_SUCCESS}, "aclrtMalloc");
+                if (!device) break;
+                aclrtStream stream = pick(pool, pool.streams, slot);
+                launch(context, stream, 0);
+                expect(aclrtMemcpyAsync(device, kBufferBytes, host, kBufferBytes, ACL_MEMCPY_HOST_TO_DEVICE, stream),
+                       {ACL_SUCCESS, kGone}, "aclrtMemcpyAsync");
+                expect(aclrtFree(device), {ACL_SUCCESS}, "aclrtFree under a queued copy");
+                break;
+            }
+            case 10: {  // extreme sizes
+                void* device = nullptr;
+                const aclError code = aclrtMalloc(&device, std::numeric_limits<size_t>::max() - (r & 0xff),
+                                                  ACL_MEM_MALLOC_HUGE_FIRST);
+                if (code == ACL_SUCCESS) violation("aclrtMalloc(SIZE_MAX)", code);
+                char small[64];
+                // Two rows or more: the pitch wraps the extent around.
+                if (aclrtMemcpy2d(small, std::numeric_limits<size_t>::max() - 7, host, 64, 64, 2 + (r >> 60),
+                                  ACL_MEMCPY_HOST_TO_HOST) == ACL_SUCCESS)
+                    violation("aclrtMemcpy2d with a wrapping pitch", ACL_SUCCESS);
+                if (aclrtMemcpy(small, sizeof small, host, kBufferBytes, ACL_MEMCPY_HOST_TO_HOST) == ACL_SUCCESS)
+                    violation("aclrtMemcpy larger than destMax", ACL_SUCCESS);
+                break;
+            }
+            case 11: {  // garbage handles
+                auto garbage = reinterpret_cast<aclrtStream>(static_cast<std::uintptr_t>(r | 1));
+                expect(aclrtSynchronizeStream(garbage), {kGone}, "aclrtSynchronizeStream(garbage)");
+                expect(aclrtRecordEvent(reinterpret_cast<aclrtEvent>(garbage), nullptr), {kGone}, "aclrtRecordEvent(garbage)");
+                expect(aclrtDestroyEvent(reinterpret_cast<aclrtEvent>(garbage)), {kGone}, "aclrtDestroyEvent(garbage)");
+                break;
+            }
+            case 12: expect(aclrtSynchronizeDevice(), {ACL_SUCCESS}, "aclrtSynchronizeDevice"); break;
+            default: launch(context, pick(pool, pool.streams, slot), 0); break;
+        }
+    }
+    expect(aclrtFreeHost(host), {ACL_SUCCESS}, "aclrtFreeHost");
+}
+
+long option(int argc, char** argv, const char* name, long fallback) {
+    for (int i = 1; i + 1 < argc; ++i)
+        if (std::strcmp(argv[i], name) == 0) return std::strtol(argv[i + 1], nullptr, 10);
+    return fallback;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    const long seed = option(argc, argv, "--seed", 1);
+    const long threads = option(argc, argv, "--threads", 4);
+    const long calls = option(argc, argv, "--calls", 20000);
+    if (aclInit(nullptr) != ACL_SUCCESS || aclrtSetDevice(0) != ACL_SUCCESS) {
+        std::fprintf(stderr, "api_fuzzer: cannot start the runtime: %s\n", aclGetRecentErrMsg());
+        return 2;
+    }
+    aclrtContext context = nullptr;
+    aclrtGetCurrentContext(&context);
+    Pool pool;
+    for (std::size_t i = 0; i < kPoolSize; ++i) {
+        expect(aclrtCreateStream(&pool.streams[i]), {ACL_SUCCESS}, "aclrtCreateStream");
+        expect(aclrtCreateEvent(&pool.events[i]), {ACL_SUCCESS}, "aclrtCreateEvent");
+    }
+    std::vector<std::thread> workers;
+    for (long t = 0; t < threads; ++t)
+        workers.emplace_back(fuzz, std::ref(pool), context, static_cast<std::uint64_t>(seed) * 1000003u + t, calls);
+    for (auto& worker : workers) worker.join();
+    for (std::size_t i = 0; i < kPoolSize; ++i) {
+        expect(aclrtDestroyStream(pool.streams[i]), {ACL_SUCCESS}, "aclrtDestroyStream at the end");
+        expect(aclrtDestroyEvent(pool.events[i]), {ACL_SUCCESS}, "aclrtDestroyEvent at the end");
+    }
+    expect(aclrtSynchronizeDevice(), {ACL_SUCCESS}, "aclrtSynchronizeDevice at the end");
+    // The reset waits for everything, the work of force-destroyed streams included.
+    expect(aclrtResetDevice(0), {ACL_SUCCESS}, "aclrtResetDevice");
+    expect(aclFinalize(), {ACL_SUCCESS}, "aclFinalize");
+    if (ran.load() != launched.load()) {
+        std::fprintf(stderr, "api_fuzzer: %ld host functions launched, %ld ran\n", launched.load(), ran.load());
+        ++violations;
+    }
+    std::printf("api_fuzzer: seed %ld, %ld threads x %ld calls, %ld host functions run, %ld violations\n", seed,
+                threads, calls, ran.load(), violations.load());
+    return violations.load() == 0 ? 0 : 1;
+}
