@@ -144,3 +144,27 @@ TEST_CASE("two threads destroying the same stream: one succeeds, the other is to
         REQUIRE((codes[0] == ACL_ERROR_RT_INVALID_HANDLE || codes[1] == ACL_ERROR_RT_INVALID_HANDLE));
     }
 }
+
+TEST_CASE("a device reset while another thread launches on one of its streams") {
+    Runtime runtime;
+    for (int round = 0; round < kRounds / 4; ++round) {
+        REQUIRE_ACL(aclrtSetDevice(0));
+        aclrtContext context = nullptr;
+        REQUIRE_ACL(aclrtGetCurrentContext(&context));
+        aclrtStream stream = nullptr;
+        REQUIRE_ACL(aclrtCreateStream(&stream));
+        std::atomic<int> ran{0};
+        std::atomic<bool> started{false};
+        int launched = 0;
+        aclError code = ACL_SUCCESS;
+        std::thread user([&] { launched = launch_until_gone(context, stream, ran, started, code); });
+        while (!started.load()) std::this_thread::yield();
+        CHECK_ACL(aclrtResetDeviceForce(0));
+        // The reset waited for the other thread's calls on the device's stream, then for its work.
+        const int ran_at_reset = ran.load();
+        user.join();
+        REQUIRE((code == ACL_ERROR_RT_INVALID_HANDLE || code == ACL_ERROR_RT_CONTEXT_NULL));
+        REQUIRE(ran_at_reset == launched);
+    }
+    REQUIRE_ACL(aclrtSetDevice(0));  // the device the fixture resets
+}

@@ -27,6 +27,24 @@ void* default_stream_handle(State& state, engine::Context& context) {
     return state.streams.add(std::shared_ptr<engine::Stream>(stream, [](engine::Stream*) {}));
 }
 
+namespace {
+// Destroys the context's streams, then the context; calls of other threads using them return first.
+void destroy_context(State& s, aclrtContext context, engine::Context& target) {
+    const auto handles = stream_handles(s, [&](const engine::Stream& st) { return &st.context() == &target; });
+    for (void* handle : handles) {
+        if (engine::Stream* stream = s.streams.reach(handle)) refuse_waiting_for_own_work(*stream, "cannot destroy the context of");
+    }
+    for (void* handle : handles) {
+        notify_stream_state(handle, ACL_RT_STREAM_STATE_DESTROY_PRE);
+        // Before the streams wait for their work (and for the calls of other threads using them).
+        if (engine::Stream* stream = s.streams.reach(handle)) s.runtime.reports().forget(*stream);
+    }
+    s.streams.remove_if([&](const engine::Stream& st) { return &st.context() == &target; }).clear();
+    if (!s.contexts.remove(context))
+        fail(ACL_ERROR_RT_INVALID_HANDLE, "context " + describe(context) + " was destroyed by another thread meanwhile");
+}
+}  // namespace
+
 }  // namespace canopy::api
 
 using namespace canopy;
@@ -58,27 +76,25 @@ aclError aclrtDestroyContext(aclrtContext context) {
     return call("aclrtDestroyContext", [&] {
         State& s = state();
         if (!context) fail(ACL_ERROR_INVALID_PARAM, "context is NULL");
-        engine::Context* target = s.contexts.reach(context);
-        if (!target) fail(ACL_ERROR_RT_INVALID_HANDLE, "context " + describe(context) + " is not a live context");
-        const int device_id = target->device().id();
+        // No pin may be held while this call waits for the devices' lock: a reset holding it waits
+        // for the calls that pinned the device's objects.
         {
             std::lock_guard lock(s.devices_mutex);
-            if (s.primary_contexts[static_cast<std::size_t>(device_id)] == context) {
-                fail(ACL_ERROR_INVALID_PARAM, "context " + describe(context) + " is the default context of device " +
-                                                  std::to_string(device_id) + ": aclrtResetDevice releases it");
+            for (std::size_t id = 0; id < s.primary_contexts.size(); ++id) {
+                if (s.primary_contexts[id] == context) {
+                    fail(ACL_ERROR_INVALID_PARAM, "context " + describe(context) + " is the default context of device " +
+                                                      std::to_string(id) + ": aclrtResetDevice releases it");
+                }
             }
         }
-        const auto handles = stream_handles(s, [&](const engine::Stream& st) { return &st.context() == target; });
-        for (void* handle : handles) {
-            if (engine::Stream* stream = s.streams.reach(handle)) refuse_waiting_for_own_work(*stream, "cannot destroy the context of");
+        int device_id = 0;
+        {
+            const PinScope pins;  // withdrawn before drop_device takes the devices' lock
+            engine::Context* target = s.contexts.reach(context);
+            if (!target) fail(ACL_ERROR_RT_INVALID_HANDLE, "context " + describe(context) + " is not a live context");
+            device_id = target->device().id();
+            destroy_context(s, context, *target);
         }
-        for (void* handle : handles) {
-            notify_stream_state(handle, ACL_RT_STREAM_STATE_DESTROY_PRE);
-            // Before the streams wait for their work (and for the calls of other threads using them).
-            if (engine::Stream* stream = s.streams.reach(handle)) s.runtime.reports().forget(*stream);
-        }
-        s.streams.remove_if([&](const engine::Stream& st) { return &st.context() == target; }).clear();
-        s.contexts.remove(context).reset();
         if (current_context_handle() == context) set_current_context(nullptr);
         drop_device(s, device_id, false);
     });

@@ -38,18 +38,19 @@ void drop_device(State& state, int32_t deviceId, bool all) {
 
 void release_device_objects(State& state, engine::Device& device, const char* ending) {
     // Streams first (each waits for its work), then events, then contexts.
-    for (void* handle : stream_handles(state, [&](const engine::Stream& s) { return &s.device() == &device; }))
+    for (void* handle : stream_handles(state, [&](const engine::Stream& s) { return &s.device() == &device; })) {
         notify_stream_state(handle, ACL_RT_STREAM_STATE_DESTROY_PRE);
+        // Callbacks waiting for a subscriber run here, before the streams wait for their work (and
+        // for the calls of other threads synchronizing them).
+        if (engine::Stream* stream = state.streams.reach(handle)) state.runtime.reports().forget(*stream);
+    }
     // Waits for notifies or values that will not come any more fail, so that the streams can go.
     engine::WaitList::begin_device_reset(device, ACL_ERROR_RT_STREAM_ABORT, std::string(ending) + " while the wait was pending");
-    // Calls of other threads still using the device's objects are not waited for: such a call may
-    // be blocked on the devices' lock that the caller holds (docs/ARCHITECTURE.md, object lifetime).
-    constexpr bool wait_for_calls = false;
-    auto streams = state.streams.remove_if([&](const engine::Stream& s) { return &s.device() == &device; }, wait_for_calls);
-    for (auto& stream : streams) state.runtime.reports().forget(*stream);  // before they wait for their work
-    streams.clear();
-    state.events.remove_if([&](const engine::Event& e) { return &e.device() == &device; }, wait_for_calls);
-    state.contexts.remove_if([&](const engine::Context& c) { return &c.device() == &device; }, wait_for_calls);
+    // Calls of other threads still using the device's objects are waited for (none of them holds a
+    // pin while it waits for the devices' lock that the caller holds: see aclrtDestroyContext).
+    state.streams.remove_if([&](const engine::Stream& s) { return &s.device() == &device; }).clear();
+    state.events.remove_if([&](const engine::Event& e) { return &e.device() == &device; });
+    state.contexts.remove_if([&](const engine::Context& c) { return &c.device() == &device; });
     // Streams destroyed with aclrtDestroyStreamForce finish before the device's memory goes.
     device.primary_context().drain_retired();
 }
