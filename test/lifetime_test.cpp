@@ -11,20 +11,33 @@ using namespace canopy_test;
 namespace {
 constexpr int kRounds = 1000;
 
-// Launches host functions on `stream` and synchronizes it until a call fails; returns how many
-// launches succeeded, and the first failing code in `code`.
-int launch_until_gone(aclrtContext context, aclrtStream stream, std::atomic<int>& ran, std::atomic<bool>& started,
-                      aclError& code) {
-    aclrtSetCurrentContext(context);
-    int launched = 0;
-    for (;;) {
-        code = launch_increment(stream, ran);
-        if (code != ACL_SUCCESS) return launched;
-        ++launched;
-        started.store(true);
-        code = aclrtSynchronizeStream(stream);
-        if (code != ACL_SUCCESS) return launched;
-    }
+struct Race {
+    aclError code = ACL_SUCCESS;  // the other thread's first failing call
+    int launched = 0;             // its launches that succeeded
+    int ran_when_destroyed = 0;   // host functions run when `destroy` returned
+};
+
+// Another thread launches host functions on `stream` and synchronizes it until a call fails, while
+// this one calls `destroy` once the first launch has succeeded.
+template <class Destroy>
+Race launch_while(aclrtContext context, aclrtStream stream, Destroy destroy) {
+    std::atomic<int> ran{0};
+    std::atomic<bool> started{false};
+    Race race;
+    std::thread user([&] {
+        aclrtSetCurrentContext(context);
+        while ((race.code = launch_increment(stream, ran)) == ACL_SUCCESS) {
+            ++race.launched;
+            started.store(true);
+            if ((race.code = aclrtSynchronizeStream(stream)) != ACL_SUCCESS) break;
+        }
+    });
+    while (!started.load()) std::this_thread::yield();
+    CHECK_ACL(destroy());
+    // Everything the other thread enqueued before the handle went has run by now.
+    race.ran_when_destroyed = ran.load();
+    user.join();
+    return race;
 }
 }  // namespace
 
@@ -34,18 +47,9 @@ TEST_CASE("a stream destroyed while another thread launches on it and synchroniz
     for (int round = 0; round < kRounds; ++round) {
         aclrtStream stream = nullptr;
         REQUIRE_ACL(aclrtCreateStream(&stream));
-        std::atomic<int> ran{0};
-        std::atomic<bool> started{false};
-        int launched = 0;
-        aclError code = ACL_SUCCESS;
-        std::thread user([&] { launched = launch_until_gone(context, stream, ran, started, code); });
-        while (!started.load()) std::this_thread::yield();
-        CHECK_ACL(aclrtDestroyStream(stream));
-        // Everything the other thread enqueued before the handle went has run by now.
-        const int ran_at_destroy = ran.load();
-        user.join();
-        REQUIRE(code == ACL_ERROR_RT_INVALID_HANDLE);
-        REQUIRE(ran_at_destroy == launched);
+        const Race race = launch_while(context, stream, [&] { return aclrtDestroyStream(stream); });
+        REQUIRE(race.code == ACL_ERROR_RT_INVALID_HANDLE);
+        REQUIRE(race.ran_when_destroyed == race.launched);
     }
 }
 
@@ -110,18 +114,10 @@ TEST_CASE("a context destroyed while another thread launches on its stream") {
         REQUIRE_ACL(aclrtCreateContext(&context, 0));
         aclrtStream stream = nullptr;
         REQUIRE_ACL(aclrtCreateStream(&stream));
-        std::atomic<int> ran{0};
-        std::atomic<bool> started{false};
-        int launched = 0;
-        aclError code = ACL_SUCCESS;
-        std::thread user([&] { launched = launch_until_gone(context, stream, ran, started, code); });
-        while (!started.load()) std::this_thread::yield();
-        CHECK_ACL(aclrtDestroyContext(context));
-        const int ran_at_destroy = ran.load();
-        user.join();
+        const Race race = launch_while(context, stream, [&] { return aclrtDestroyContext(context); });
         // The stream's handle goes first, or the thread's current context with it.
-        REQUIRE((code == ACL_ERROR_RT_INVALID_HANDLE || code == ACL_ERROR_RT_CONTEXT_NULL));
-        REQUIRE(ran_at_destroy == launched);
+        REQUIRE((race.code == ACL_ERROR_RT_INVALID_HANDLE || race.code == ACL_ERROR_RT_CONTEXT_NULL));
+        REQUIRE(race.ran_when_destroyed == race.launched);
     }
 }
 
@@ -153,18 +149,10 @@ TEST_CASE("a device reset while another thread launches on one of its streams") 
         REQUIRE_ACL(aclrtGetCurrentContext(&context));
         aclrtStream stream = nullptr;
         REQUIRE_ACL(aclrtCreateStream(&stream));
-        std::atomic<int> ran{0};
-        std::atomic<bool> started{false};
-        int launched = 0;
-        aclError code = ACL_SUCCESS;
-        std::thread user([&] { launched = launch_until_gone(context, stream, ran, started, code); });
-        while (!started.load()) std::this_thread::yield();
-        CHECK_ACL(aclrtResetDeviceForce(0));
-        // The reset waited for the other thread's calls on the device's stream, then for its work.
-        const int ran_at_reset = ran.load();
-        user.join();
-        REQUIRE((code == ACL_ERROR_RT_INVALID_HANDLE || code == ACL_ERROR_RT_CONTEXT_NULL));
-        REQUIRE(ran_at_reset == launched);
+        // The reset waits for the other thread's calls on the device's stream, then for its work.
+        const Race race = launch_while(context, stream, [] { return aclrtResetDeviceForce(0); });
+        REQUIRE((race.code == ACL_ERROR_RT_INVALID_HANDLE || race.code == ACL_ERROR_RT_CONTEXT_NULL));
+        REQUIRE(race.ran_when_destroyed == race.launched);
     }
     REQUIRE_ACL(aclrtSetDevice(0));  // the device the fixture resets
 }
