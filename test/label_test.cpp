@@ -131,6 +131,9 @@ TEST_CASE("labels and models check their arguments and states") {
     CHECK_ACL_CODE(aclmdlRIExecuteAsync(model, executor), ACL_ERROR_RT_STREAM_MODEL);  // still building
     REQUIRE_ACL(aclmdlRIEndTask(model, persistent));
     CHECK_ACL_CODE(aclrtSetLabel(label, persistent), ACL_ERROR_RT_STREAM_MODEL);  // tasks ended
+    std::atomic<int> late{0};
+    CHECK_ACL_CODE(launch_increment(persistent, late), ACL_ERROR_RT_STREAM_MODEL);  // its recorder refuses
+    CHECK(recent_error().find("aclmdlRIEndTask") != std::string::npos);
     CHECK_ACL_CODE(aclmdlRIEndTask(model, plain), ACL_ERROR_RT_STREAM_MODEL);
     CHECK_ACL_CODE(aclmdlRIBuildEnd(model, index), ACL_ERROR_INVALID_PARAM);
     REQUIRE_ACL(aclmdlRIBuildEnd(model, nullptr));

@@ -15,6 +15,7 @@
 #include "canopy/engine/context.h"
 #include "canopy/engine/device.h"
 #include "canopy/engine/event.h"
+#include "canopy/engine/failure.h"
 #include "canopy/engine/memory.h"
 #include "canopy/engine/runtime.h"
 #include "canopy/engine/stream.h"
@@ -40,6 +41,10 @@ aclError call(const char* api, Body&& body) noexcept {
     } catch (const Error& error) {
         record_error(api, error.code, error.message);
         return error.code;
+    } catch (const engine::OperationError& error) {
+        // An enqueue the engine or a stream's recorder refused (a full queue, a model's stream).
+        record_error(api, error.code(), error.what());
+        return error.code();
     } catch (const std::bad_alloc&) {
         record_error(api, ACL_ERROR_BAD_ALLOC, "out of host memory");
         return ACL_ERROR_BAD_ALLOC;

@@ -103,7 +103,8 @@ aclError aclInit(const char* configPath) {
                 const engine::RuntimeConfig defaults = configuration(nullptr);
                 if (wanted.device_count != defaults.device_count || wanted.workers_per_device != defaults.workers_per_device ||
                     wanted.ub_bytes != defaults.ub_bytes || wanted.device_memory_bytes != defaults.device_memory_bytes ||
-                    wanted.sync_copies_wait != defaults.sync_copies_wait) {
+                    wanted.sync_copies_wait != defaults.sync_copies_wait || wanted.queue_depth != defaults.queue_depth ||
+                    wanted.queue_full_fails != defaults.queue_full_fails) {
                     fail(ACL_ERROR_REPEAT_INITIALIZE, "configPath: the runtime was already started by a call before "
                                                       "aclInit, so its \"canopy\" options cannot take effect");
                 }

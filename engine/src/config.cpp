@@ -56,6 +56,13 @@ RuntimeConfig load_config(const std::string& path) {
                 throw ConfigError{ACL_ERROR_FILE_ATTR_INVALID, path + ": \"canopy\".sync_copies_wait must be true or false"};
             }
             config.sync_copies_wait = value.get<bool>();
+        } else if (key == "queue_depth") {
+            config.queue_depth = read_count(*section, "queue_depth", 64, std::size_t{1} << 24, path);
+        } else if (key == "queue_full") {
+            if (value != "wait" && value != "fail") {
+                throw ConfigError{ACL_ERROR_FILE_ATTR_INVALID, path + ": \"canopy\".queue_full must be \"wait\" or \"fail\""};
+            }
+            config.queue_full_fails = value == "fail";
         } else if (key == "trace") {
             if (!value.is_string() || value.get<std::string>().empty()) {
                 throw ConfigError{ACL_ERROR_FILE_ATTR_INVALID, path + ": \"canopy\".trace must be a file name (a string)"};

@@ -114,6 +114,13 @@ bool Device::reached_locked(const StreamMark& mark) const {
     return found == live_streams_.end() || (*found)->finished_.load(std::memory_order_acquire) >= mark.target;
 }
 
+bool Device::has_parked_stream() {
+    std::lock_guard lock(live_mutex_);
+    return std::any_of(live_streams_.begin(), live_streams_.end(), [](const Stream* stream) { return stream->parked(); });
+}
+
+std::size_t Device::operation_nodes() { return pool_->size(); }
+
 void Device::wait_queued_work() {
     if (in_stream_work()) return;
     std::vector<StreamMark> marks = busy_streams();

@@ -17,6 +17,7 @@ std::uint32_t Event::next_serial() {
 }
 
 void Event::record(Stream& stream) {
+    stream.make_room();
     std::unique_lock<Mutex> lock(mutex_);
     const std::uint64_t sequence = ++sequence_;
     Operation operation{OpKind::event_record, 0, nullptr,
@@ -46,6 +47,7 @@ void Event::finish_record(std::uint64_t sequence) {
 }
 
 void Event::wait(Stream& stream) {
+    stream.make_room();
     OpNode* node = stream.prepare(Operation{OpKind::event_wait, 0, nullptr, [](OpRun&) {}});
     {
         Mutex::scoped_lock lock(mutex_);

@@ -259,6 +259,11 @@ OpNode* OpPool::acquire(int level, bool prioritized) {
     return raw;
 }
 
+std::size_t OpPool::size() {
+    oneapi::tbb::spin_mutex::scoped_lock lock(all_mutex_);
+    return all_.size();
+}
+
 void OpPool::release(OpNode* node, int level, bool prioritized) {
     FreeNodes& local = this->local().nodes[prioritized][level];
     local.push_back(node);

@@ -134,6 +134,7 @@ public:
 
     OpNode* acquire(int level, bool prioritized);
     void release(OpNode* node, int level, bool prioritized);
+    std::size_t size();
     oneapi::tbb::flow::graph& graph() { return graph_; }
 
 private:

@@ -92,7 +92,31 @@ void Stream::enqueue(Operation operation) {
         recording->record(std::move(operation));
         return;
     }
+    make_room();
     submit(prepare(std::move(operation)));
+}
+
+void Stream::wait_for_room() {
+    const RuntimeConfig& config = device().config();
+    const std::uint64_t next = submitted_.load(std::memory_order_relaxed) + 1;
+    if (next <= config.queue_depth) return;
+    const std::uint64_t room_at = next - config.queue_depth;  // finished operations that leave room
+    if (finished_.load(std::memory_order_acquire) >= room_at) return;
+    auto full = [&](const char* why) {
+        return OperationError(ACL_ERROR_RT_STREAM_TASK_FULL, "stream " + std::to_string(id_) + " holds " +
+                                                                 std::to_string(config.queue_depth) +
+                                                                 " queued operations (canopy.queue_depth)" + why);
+    };
+    if (config.queue_full_fails) throw full(" and canopy.queue_full is \"fail\"");
+    if (in_stream_work()) throw full(": a host function or callback cannot wait for room, its own stream may be what this one waits for");
+    // Re-checked while waiting: a parked stream moves on only when the program acts, and the
+    // program may be this very thread.
+    constexpr std::int32_t recheck_ms = 10;
+    while (!wait_finished(room_at, deadline_after(recheck_ms))) {
+        if (device().has_parked_stream()) {
+            throw full(": a stream of the device is parked on a notify, a value wait or a blocking callback that only the program can move on");
+        }
+    }
 }
 
 void Stream::on_finished() {

@@ -18,6 +18,13 @@ struct RuntimeConfig {
     // kernel having finished before a synchronous copy reads its output, which on the NPU is a
     // race the kernel usually wins.
     bool sync_copies_wait = false;
+    // How many operations a stream holds queued (enqueued and not finished) before an enqueue
+    // waits for room, as the NPU's per-stream task queue does; checked every
+    // Stream::room_check_interval operations, so a submitting thread may run that many past it.
+    std::size_t queue_depth = std::size_t{1} << 16;
+    // An enqueue onto a full stream fails at once with ACL_ERROR_RT_STREAM_TASK_FULL instead of
+    // waiting for room.
+    bool queue_full_fails = false;
     // A timeline of every operation (Chrome trace event format) written to this file at aclFinalize,
     // with msprof-style op_summary / op_statistic CSVs beside it (api/src/trace.h). Empty: the
     // CANOPY_TRACE environment variable decides; neither: no tracing.

@@ -92,6 +92,12 @@ public:
     // (a notify record, a value write, aclrtProcessReport) can move that stream on. A host
     // function that blocks until the calling thread acts is not recognisable and would hang it.
     void wait_queued_work();
+    // Whether a stream of the device is parked in a deferred operation (Stream::parked).
+    bool has_parked_stream();
+    // Operation nodes the device's pool has made: the peak of operations queued at once, since
+    // finished nodes are reused by any stream of the device (each costs sizeof(OpNode) bytes
+    // plus what its work holds beyond the inline 64 bytes).
+    std::size_t operation_nodes();
 
     // Synchronizes every stream of the device; timeout_ms as Stream::synchronize.
     Failure synchronize(std::int32_t timeout_ms);

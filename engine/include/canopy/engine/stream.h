@@ -93,8 +93,15 @@ public:
     // stream then moves on only when something outside its queued work acts.
     bool parked() const { return deferred_.load(std::memory_order_acquire) != 0; }
 
-    // Task ids count the stream's operations from 1 in the order of submission.
+    // Task ids count the stream's operations from 1 in the order of submission. When the stream
+    // holds config().queue_depth queued operations, enqueue first waits for room; it throws
+    // OperationError(ACL_ERROR_RT_STREAM_TASK_FULL) instead when the configuration says so, on a
+    // thread running stream work (which may be what the stream waits for), and when a parked
+    // stream of the device keeps it from draining.
     void enqueue(Operation operation);
+    // The queue depth is checked at task ids that are multiples of this: one load on the
+    // submitter's own cache line per operation, the workers' counter only every 64th.
+    static constexpr std::uint64_t room_check_interval = 64;
     // While a recorder is set, enqueue hands operations to it instead of running them
     // (task_recorder.h); nullptr runs them again.
     void set_recorder(TaskRecorder* recorder) { recorder_.store(recorder, std::memory_order_release); }
@@ -129,6 +136,11 @@ private:
     friend class OpNode;
     friend class Event;
 
+    // Called before prepare by everything that submits (see enqueue).
+    void make_room() {
+        if (((submitted_.load(std::memory_order_relaxed) + 1) & (room_check_interval - 1)) == 0) wait_for_room();
+    }
+    void wait_for_room();
     OpNode* prepare(Operation&& operation);
     void submit(OpNode* node);
     void on_finished();
