@@ -156,3 +156,64 @@ TEST_CASE("a device reset while another thread launches on one of its streams") 
     }
     REQUIRE_ACL(aclrtSetDevice(0));  // the device the fixture resets
 }
+
+TEST_CASE("calls naming a device by its id while another thread sets and resets it") {
+    ConfigFile config(R"({"canopy": {"device_count": 2, "workers_per_device": 1}})");
+    Initialized init(config.path());
+    std::atomic<bool> done{false};
+    std::atomic<int> unexpected{0};
+    std::thread querier([&] {
+        while (!done.load()) {
+            aclrtUtilizationInfo utilization{};
+            uint32_t limit = 0;
+            aclrtErrorInfo error{};
+            const aclError codes[] = {aclrtGetDeviceUtilizationRate(1, &utilization),
+                                      aclrtGetDeviceResLimit(1, ACL_RT_DEV_RES_VECTOR_CORE, &limit),
+                                      aclrtSetDeviceResLimit(1, ACL_RT_DEV_RES_VECTOR_CORE, 8),
+                                      aclrtGetErrorVerbose(1, &error)};
+            // Set or not: success, or the device is not set.
+            for (const aclError code : codes)
+                if (code != ACL_SUCCESS && code != ACL_ERROR_RT_INVALID_DEVICEID) ++unexpected;
+        }
+    });
+    for (int round = 0; round < kRounds; ++round) {
+        REQUIRE_ACL(aclrtSetDevice(1));
+        REQUIRE_ACL(aclrtResetDevice(1));
+    }
+    done = true;
+    querier.join();
+    CHECK(unexpected == 0);
+}
+
+TEST_CASE("calls of other threads while aclFinalize runs") {
+    constexpr int kFinalizeRounds = CANOPY_TEST_SANITIZED ? 100 : 300;
+    for (int round = 0; round < kFinalizeRounds; ++round) {
+        REQUIRE_ACL(aclInit(nullptr));
+        REQUIRE_ACL(aclrtSetDevice(0));
+        aclrtContext context = nullptr;
+        REQUIRE_ACL(aclrtGetCurrentContext(&context));
+        aclrtStream stream = nullptr;
+        REQUIRE_ACL(aclrtCreateStream(&stream));
+        std::atomic<int> ran{0};
+        std::atomic<bool> started{false};
+        aclError last = ACL_SUCCESS;
+        int launched = 0;
+        std::thread user([&] {
+            aclrtSetCurrentContext(context);
+            aclrtUtilizationInfo utilization{};
+            while ((last = launch_increment(stream, ran)) == ACL_SUCCESS) {
+                ++launched;
+                started = true;
+                if ((last = aclrtGetDeviceUtilizationRate(0, &utilization)) != ACL_SUCCESS) break;
+                if ((last = aclrtSynchronizeStream(stream)) != ACL_SUCCESS) break;
+            }
+        });
+        while (!started.load()) std::this_thread::yield();
+        REQUIRE_ACL(aclFinalize());
+        const int ran_when_finalized = ran.load();
+        user.join();
+        // The runtime is gone (the next aclInit starts a new one, where the stream is not).
+        REQUIRE((last == ACL_ERROR_UNINITIALIZE || last == ACL_ERROR_RT_INVALID_HANDLE || last == ACL_ERROR_RT_CONTEXT_NULL));
+        REQUIRE(ran_when_finalized == launched);
+    }
+}

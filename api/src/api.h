@@ -92,11 +92,16 @@ struct Model;
 
 struct State {
     explicit State(const engine::RuntimeConfig& config)
-        : runtime(config), primary_contexts(static_cast<std::size_t>(config.device_count)) {}
+        : runtime(config),
+          primary_contexts(static_cast<std::size_t>(config.device_count)),
+          set_devices(new std::atomic<engine::Device*>[static_cast<std::size_t>(config.device_count)]()) {}
 
     engine::Runtime runtime;
     std::mutex devices_mutex;
     std::vector<void*> primary_contexts;  // per device id: the handle of its default context
+    // Per device id: the device while it is set, for the calls that name a device by its id
+    // (reach_device); written under devices_mutex.
+    std::unique_ptr<std::atomic<engine::Device*>[]> set_devices;
     HandleTable<engine::Context, HandleTag::context> contexts;
     HandleTable<engine::Stream, HandleTag::stream> streams;
     HandleTable<engine::Event, HandleTag::event> events;
@@ -130,6 +135,13 @@ engine::Event& event_handle(State& state, aclrtEvent event, const char* argument
 
 // The handle under which the default stream of a context is known.
 void* default_stream_handle(State& state, engine::Context& context);
+
+// aclrtSetDevice's and aclrtCreateContext's reference on a device (under state.devices_mutex).
+engine::Device& acquire_device(State& state, int32_t device_id);
+// The device `device_id` if it is set (nullptr if not), alive until the calling API call returns:
+// a reset or aclFinalize waits for the call before it frees the device. For calls that do not wait
+// for anything while they hold it (the reset waits for them under devices_mutex).
+engine::Device* reach_device(State& state, int32_t device_id);
 
 // Drops one (or every) reference on a device; at zero destroys what the api built on it and the device.
 void drop_device(State& state, int32_t device_id, bool all);

@@ -62,7 +62,7 @@ aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
         }
         // A context holds a reference on its device, as aclrtSetDevice does.
         std::lock_guard lock(s.devices_mutex);
-        engine::Device& device = s.runtime.acquire_device(deviceId);
+        engine::Device& device = acquire_device(s, deviceId);
         auto created = std::make_shared<engine::Context>(device);
         engine::Context& raw = *created;
         void* handle = s.contexts.add(std::move(created));

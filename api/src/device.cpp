@@ -16,7 +16,22 @@ void check_device_id(State& state, int32_t deviceId) {
     }
 }
 
+std::uintptr_t device_key(State& state, int32_t deviceId) {
+    return reinterpret_cast<std::uintptr_t>(&state.set_devices[static_cast<std::size_t>(deviceId)]);
+}
 }  // namespace
+
+engine::Device& acquire_device(State& state, int32_t deviceId) {
+    engine::Device& device = state.runtime.acquire_device(deviceId);
+    state.set_devices[static_cast<std::size_t>(deviceId)].store(&device, std::memory_order_release);
+    return device;
+}
+
+engine::Device* reach_device(State& state, int32_t deviceId) {
+    check_device_id(state, deviceId);
+    pins::pin(pins::mine(), device_key(state, deviceId));
+    return state.set_devices[static_cast<std::size_t>(deviceId)].load(pins::recheck_order());
+}
 
 void drop_device(State& state, int32_t deviceId, bool all) {
     check_device_id(state, deviceId);
@@ -37,6 +52,10 @@ void drop_device(State& state, int32_t deviceId, bool all) {
 }
 
 void release_device_objects(State& state, engine::Device& device, const char* ending) {
+    // Calls naming the device by its id no longer find it; those that did are waited for.
+    state.set_devices[static_cast<std::size_t>(device.id())].store(nullptr, std::memory_order_seq_cst);
+    pins::barrier();
+    pins::await_unpinned(device_key(state, device.id()));
     // Streams first (each waits for its work), then events, then contexts.
     for (void* handle : stream_handles(state, [&](const engine::Stream& s) { return &s.device() == &device; })) {
         notify_stream_state(handle, ACL_RT_STREAM_STATE_DESTROY_PRE);
@@ -67,7 +86,7 @@ aclError aclrtSetDevice(int32_t deviceId) {
         State& s = state_or_implicit_init();
         check_device_id(s, deviceId);
         std::lock_guard lock(s.devices_mutex);
-        engine::Device& device = s.runtime.acquire_device(deviceId);
+        engine::Device& device = acquire_device(s, deviceId);
         void*& handle = s.primary_contexts[static_cast<std::size_t>(deviceId)];
         if (!handle) {
             // Owned by the device; the table only names it.
@@ -196,8 +215,7 @@ aclError aclrtGetDeviceUtilizationRate(int32_t deviceId, aclrtUtilizationInfo* u
         if (utilizationInfo->utilizationExtend)
             fail(ACL_ERROR_INVALID_PARAM, "utilizationInfo->utilizationExtend is reserved and must be NULL");
         State& s = state_or_implicit_init();
-        check_device_id(s, deviceId);
-        engine::Device* device = s.runtime.device(deviceId);
+        engine::Device* device = reach_device(s, deviceId);
         // The share of the device's workers running kernel blocks right now; cube and vector work
         // run on the same workers. No AI CPU.
         const int32_t busy = device ? device->busy_percent() : 0;
@@ -258,8 +276,7 @@ struct UsedStream {
 thread_local UsedStream used_stream;
 
 engine::Device& set_device(State& state, int32_t deviceId) {
-    check_device_id(state, deviceId);
-    engine::Device* device = state.runtime.device(deviceId);
+    engine::Device* device = reach_device(state, deviceId);
     if (!device) fail(ACL_ERROR_RT_INVALID_DEVICEID, "device " + std::to_string(deviceId) + " is not set: call aclrtSetDevice first");
     return *device;
 }

@@ -119,14 +119,9 @@ aclError aclrtGetFuncHandleFromExceptionInfo(const aclrtExceptionInfo* info, acl
 aclError aclrtGetErrorVerbose(int32_t deviceId, aclrtErrorInfo* errorInfo) {
     return call("aclrtGetErrorVerbose", [&] {
         require(errorInfo, "errorInfo");
-        State& s = state();
-        if (deviceId < 0 || deviceId >= s.runtime.device_count()) {
-            fail(ACL_ERROR_RT_INVALID_DEVICEID, "deviceId " + std::to_string(deviceId) + " is not in [0, " +
-                                                    std::to_string(s.runtime.device_count()) + ")");
-        }
+        engine::Device* device = reach_device(state(), deviceId);
         *errorInfo = aclrtErrorInfo{};
         errorInfo->errorType = ACL_RT_NO_ERROR;
-        engine::Device* device = s.runtime.device(deviceId);
         const engine::TaskFault fault = device ? device->last_fault() : engine::TaskFault{};
         if (fault.code == 0) return;
         // Every fault of a modelled device is the program's (software): nothing to repair.

@@ -16,20 +16,29 @@ std::uint64_t references = 0;  // guarded by init_mutex
 // Started by a runtime call before any aclInit: the default configuration, no reference yet.
 bool implicit = false;         // guarded by init_mutex
 
+std::uintptr_t state_key() { return reinterpret_cast<std::uintptr_t>(&current_state); }
+
 void finalize_locked() {
-    State* state = current_state.exchange(nullptr);
+    // From here on calls fail with ACL_ERROR_UNINITIALIZE; the state is freed once the calls of
+    // other threads that reached it have returned.
+    State* state = current_state.exchange(nullptr, std::memory_order_seq_cst);
     references = 0;
     implicit = false;
+    pins::barrier();
     // Every device still set is released as a reset releases it: waits for notifies or values that
     // will not come any more fail, callbacks no thread processes run here, so that the streams can go.
     std::vector<const engine::Device*> devices;
     for (int id = 0; state && id < state->runtime.device_count(); ++id) {
+        // Looked up under the lock: a reset that reached the state before it closed may still run.
+        std::lock_guard lock(state->devices_mutex);
         if (engine::Device* device = state->runtime.device(id)) {
-            std::lock_guard lock(state->devices_mutex);
             release_device_objects(*state, *device, "aclFinalize");
             devices.push_back(device);
         }
     }
+    // Those calls do not wait for anything aclFinalize holds (init_mutex is only taken unpinned):
+    // the ones waiting for the devices' streams have returned with them.
+    pins::await_unpinned(state_key());
     PinScope::release_all();  // this call's own pins, before their tables go
     delete state;
     for (const engine::Device* device : devices) engine::WaitList::end_device_reset(device);
@@ -67,22 +76,38 @@ engine::RuntimeConfig configuration(const char* path) {
 }
 }  // namespace
 
+namespace {
+// The state pinned for the rest of the call (aclFinalize waits for the call before it frees it),
+// or nullptr.
+State* pinned_state(pins::ThreadPins& record) {
+    pins::pin(record, state_key());
+    return current_state.load(pins::recheck_order());
+}
+}  // namespace
+
 State& state() {
-    State* state = current_state.load(std::memory_order_acquire);
+    State* state = pinned_state(pins::mine());
     if (!state) fail(ACL_ERROR_UNINITIALIZE, "aclInit has not been called");
     return *state;
 }
 
 State& state_or_implicit_init() {
-    if (State* state = current_state.load(std::memory_order_acquire)) return *state;
-    std::lock_guard lock(init_mutex);
-    if (!current_state.load(std::memory_order_relaxed)) {
-        const engine::RuntimeConfig config = configuration(nullptr);
-        current_state.store(new State(config), std::memory_order_release);
-        trace::runtime_started(config);
-        implicit = true;
+    pins::ThreadPins& record = pins::mine();
+    const std::uint32_t depth = record.size.load(std::memory_order_relaxed);
+    if (State* state = pinned_state(record)) return *state;
+    // No pin is held while waiting for init_mutex: aclFinalize holds it while it waits for pins.
+    pins::unpin_to(record, depth);
+    {
+        std::lock_guard lock(init_mutex);
+        if (!current_state.load(std::memory_order_relaxed)) {
+            const engine::RuntimeConfig config = configuration(nullptr);
+            current_state.store(new State(config), std::memory_order_seq_cst);
+            trace::runtime_started(config);
+            implicit = true;
+        }
     }
-    return *current_state.load(std::memory_order_relaxed);
+    if (State* state = pinned_state(record)) return *state;
+    fail(ACL_ERROR_UNINITIALIZE, "aclFinalize ran while this call was starting the runtime");
 }
 
 }  // namespace canopy::api
