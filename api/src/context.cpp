@@ -31,17 +31,22 @@ namespace {
 // Destroys the context's streams, then the context; calls of other threads using them return first.
 void destroy_context(State& s, aclrtContext context, engine::Context& target) {
     const auto handles = stream_handles(s, [&](const engine::Stream& st) { return &st.context() == &target; });
+    // The streams are not kept pinned: a thread destroying one of them holds the context's pin
+    // until the stream is gone, and the context's removal waits for that pin.
     for (void* handle : handles) {
+        const PinScope only_here;
         if (engine::Stream* stream = s.streams.reach(handle)) refuse_waiting_for_own_work(*stream, "cannot destroy the context of");
     }
     for (void* handle : handles) {
         notify_stream_state(handle, ACL_RT_STREAM_STATE_DESTROY_PRE);
         // Before the streams wait for their work (and for the calls of other threads using them).
+        const PinScope only_here;
         if (engine::Stream* stream = s.streams.reach(handle)) s.runtime.reports().forget(*stream);
     }
+    // Closed first, so that no stream is made in it from here on; freed after its streams.
+    const std::shared_ptr<engine::Context> owned = s.contexts.remove(context);
+    if (!owned) fail(ACL_ERROR_RT_INVALID_HANDLE, "context " + describe(context) + " was destroyed by another thread meanwhile");
     s.streams.remove_if([&](const engine::Stream& st) { return &st.context() == &target; }).clear();
-    if (!s.contexts.remove(context))
-        fail(ACL_ERROR_RT_INVALID_HANDLE, "context " + describe(context) + " was destroyed by another thread meanwhile");
 }
 }  // namespace
 

@@ -61,15 +61,21 @@ void release_device_objects(State& state, engine::Device& device, const char* en
         notify_stream_state(handle, ACL_RT_STREAM_STATE_DESTROY_PRE);
         // Callbacks waiting for a subscriber run here, before the streams wait for their work (and
         // for the calls of other threads synchronizing them).
+        // Not pinned past this: a thread destroying one of these streams holds its context's pin
+        // until the stream is gone, and the reset waits for that pin below.
+        const PinScope only_here;
         if (engine::Stream* stream = state.streams.reach(handle)) state.runtime.reports().forget(*stream);
     }
     // Waits for notifies or values that will not come any more fail, so that the streams can go.
     engine::WaitList::begin_device_reset(device, ACL_ERROR_RT_STREAM_ABORT, std::string(ending) + " while the wait was pending");
     // Calls of other threads still using the device's objects are waited for (none of them holds a
     // pin while it waits for the devices' lock that the caller holds: see aclrtDestroyContext).
+    // The contexts close first, so that no stream or event is made on the device from here on;
+    // they go last, after what was made in them.
+    auto contexts = state.contexts.remove_if([&](const engine::Context& c) { return &c.device() == &device; });
     state.streams.remove_if([&](const engine::Stream& s) { return &s.device() == &device; }).clear();
     state.events.remove_if([&](const engine::Event& e) { return &e.device() == &device; });
-    state.contexts.remove_if([&](const engine::Context& c) { return &c.device() == &device; });
+    contexts.clear();
     // Streams destroyed with aclrtDestroyStreamForce finish before the device's memory goes.
     device.primary_context().drain_retired();
 }

@@ -54,6 +54,10 @@ engine::Stream& destroyable_stream(State& state, aclrtStream stream) {
 
 void destroy_stream(State& state, aclrtStream stream, bool force) {
     engine::Stream& found = destroyable_stream(state, stream);
+    // Once removed from the table the stream is out of a reset's sight: its context stays pinned
+    // until the call returns, so that a reset of the device on another thread waits for this call
+    // before it destroys the context and the device under the stream.
+    if (void* context = state.contexts.handle_of(&found.context())) state.contexts.reach(context);
     // A forced destroy discards the queued work instead of waiting for it.
     if (!force) refuse_waiting_for_own_work(found, "cannot destroy");
     notify_stream_state(stream, ACL_RT_STREAM_STATE_DESTROY_PRE);
