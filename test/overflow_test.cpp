@@ -1,11 +1,13 @@
-// Float overflow: the device's saturation mode (IEEE inf / NaN only), the stream's overflow switch,
-// and the device's overflow status, set by kernels that raise IEEE overflow, invalid or
-// divide-by-zero flags on a stream with the switch on.
+// Float overflow: the device's float mode (IEEE inf / NaN by default; saturation for the streams
+// created after aclrtSetDeviceSatMode asks for it), the stream's overflow switch, and the device's
+// overflow status, set by kernels that raise IEEE overflow, invalid or divide-by-zero flags on a
+// stream with the switch on.
+#include <cmath>
 #include <cstring>
 #include <limits>
 
 #include "runtime_kernels.h"
-#include "support.h"
+#include "vector_support.h"
 
 using namespace canopy_test;
 
@@ -27,16 +29,95 @@ void square(aclrtStream stream, float* device_in, float* device_out, float value
 }
 }  // namespace
 
-TEST_CASE("the device computes IEEE inf / NaN; saturation mode is refused") {
+TEST_CASE("the device's float mode is IEEE inf / NaN until aclrtSetDeviceSatMode changes it") {
     Runtime rt;
     aclrtFloatOverflowMode mode = ACL_RT_OVERFLOW_MODE_UNDEF;
     CHECK_ACL(aclrtGetDeviceSatMode(&mode));
     CHECK(mode == ACL_RT_OVERFLOW_MODE_INFNAN);
-    CHECK_ACL_CODE(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_SATURATION), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
-    CHECK(recent_error().find("IEEE") != std::string::npos);
+    CHECK_ACL(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_SATURATION));
+    CHECK_ACL(aclrtGetDeviceSatMode(&mode));
+    CHECK(mode == ACL_RT_OVERFLOW_MODE_SATURATION);
     CHECK_ACL(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_INFNAN));
     CHECK_ACL_CODE(aclrtSetDeviceSatMode(static_cast<aclrtFloatOverflowMode>(7)), ACL_ERROR_INVALID_PARAM);
+    CHECK_ACL_CODE(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_UNDEF), ACL_ERROR_INVALID_PARAM);
     CHECK_ACL_CODE(aclrtGetDeviceSatMode(nullptr), ACL_ERROR_INVALID_PARAM);
+}
+
+namespace {
+constexpr uint32_t kElements = 64;  // one repeat of floats
+
+// product = x * y and halves = Cast<half>(x), through the vector unit.
+extern "C" __global__ __aicore__ void multiply_and_narrow(GM_ADDR x, GM_ADDR y, GM_ADDR product, GM_ADDR halves) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> floats, narrow;
+    pipe.InitBuffer(floats, 3 * kElements * sizeof(float));
+    pipe.InitBuffer(narrow, kElements * sizeof(half));
+    AscendC::LocalTensor<float> a = floats.Get<float>();
+    AscendC::LocalTensor<float> b = a[kElements];
+    AscendC::LocalTensor<float> c = a[2 * kElements];
+    AscendC::LocalTensor<half> h = narrow.Get<half>();
+    load_tile(a, x, kElements);
+    load_tile(b, y, kElements);
+    AscendC::Mul(c, a, b, kElements);
+    AscendC::Cast(h, a, AscendC::RoundMode::CAST_NONE, kElements);
+    store_tile(product, c, kElements);
+    store_tile(halves, h, kElements);
+}
+
+struct Results {
+    std::vector<float> product;
+    std::vector<float> halves;  // widened
+};
+
+// x = {1e30, -1e30, 0, 1e6, 3, ...}, y = {1e30, 1e30, inf, 1, 2, ...} on `stream`.
+Results multiply_and_narrow_on(aclrtStream stream) {
+    constexpr float inf = std::numeric_limits<float>::infinity();
+    std::vector<float> x(kElements, 1.0f), y(kElements, 1.0f);
+    const float xs[] = {1e30f, -1e30f, 0.0f, 1e6f, 3.0f}, ys[] = {1e30f, 1e30f, inf, 1.0f, 2.0f};
+    std::copy(std::begin(xs), std::end(xs), x.begin());
+    std::copy(std::begin(ys), std::end(ys), y.begin());
+    DeviceArray<float> dx(x), dy(y), product(kElements);
+    DeviceArray<half> halves(kElements);
+    REQUIRE(ACLRT_LAUNCH_KERNEL(multiply_and_narrow)(1, stream, dx.get(), dy.get(), product.get(), halves.get()) == 0u);
+    REQUIRE_ACL(aclrtSynchronizeStream(stream));
+    Results results{product.read(), {}};
+    for (const half value : halves.read()) results.halves.push_back(static_cast<float>(value));
+    return results;
+}
+}  // namespace
+
+TEST_CASE("streams created in saturation mode clamp infinite float results and turn NaN into 0") {
+    constexpr float inf = std::numeric_limits<float>::infinity();
+    constexpr float float_max = std::numeric_limits<float>::max();
+    constexpr float half_max = 65504.0f;
+    Runtime rt;
+    Stream ieee;  // created in the default mode, which it keeps
+    REQUIRE_ACL(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_SATURATION));
+    Stream saturating;
+    REQUIRE_ACL(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_INFNAN));
+
+    const Results plain = multiply_and_narrow_on(ieee);
+    CHECK(plain.product[0] == inf);
+    CHECK(plain.product[1] == -inf);
+    CHECK(std::isnan(plain.product[2]));
+    CHECK(plain.product[3] == 1e6f);
+    CHECK(plain.product[4] == 6.0f);
+    CHECK(plain.halves[0] == inf);
+    CHECK(plain.halves[1] == -inf);
+    CHECK(plain.halves[3] == inf);
+    CHECK(plain.halves[4] == 3.0f);
+
+    const Results saturated = multiply_and_narrow_on(saturating);
+    CHECK(saturated.product[0] == float_max);
+    CHECK(saturated.product[1] == -float_max);
+    CHECK(saturated.product[2] == 0.0f);
+    CHECK(saturated.product[3] == 1e6f);
+    CHECK(saturated.product[4] == 6.0f);
+    CHECK(saturated.halves[0] == half_max);
+    CHECK(saturated.halves[1] == -half_max);
+    CHECK(saturated.halves[2] == 0.0f);
+    CHECK(saturated.halves[3] == half_max);
+    CHECK(saturated.halves[4] == 3.0f);
 }
 
 TEST_CASE("an overflowing kernel on a stream with the switch on sets the device's overflow status") {

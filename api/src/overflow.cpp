@@ -1,6 +1,8 @@
-// Float overflow: the device's saturation mode and its overflow status. On a CPU, kernels compute
-// with IEEE floats, so results overflow to inf / NaN (CANN's ACL_RT_OVERFLOW_MODE_INFNAN, the
-// default on Atlas A2). What the NPU's overflow status register records is modelled with the
+// Float overflow: the device's saturation mode and its overflow status. Kernels compute with the
+// CPU's IEEE floats, so results overflow to inf / NaN (CANN's ACL_RT_OVERFLOW_MODE_INFNAN, the
+// default on Atlas A2); on streams created in ACL_RT_OVERFLOW_MODE_SATURATION the kernel API turns
+// an infinite float result into the type's largest finite value and NaN into 0, as CANN documents
+// (saturate_results in canopy/kernel/ascendc/eigen_map.h). What the NPU's overflow status register records is modelled with the
 // host's IEEE exception flags: a kernel of a stream with overflow detection on that raises an
 // overflow, invalid-operation or divide-by-zero flag sets the device's status (kernels/src/launcher.cpp).
 #include <cstring>
@@ -26,10 +28,7 @@ aclError aclrtSetDeviceSatMode(aclrtFloatOverflowMode mode) {
         engine::Device& device = current_context(s).device();
         switch (raw_value(mode)) {
             case ACL_RT_OVERFLOW_MODE_INFNAN: device.set_float_mode(engine::FloatMode::inf_nan); break;
-            case ACL_RT_OVERFLOW_MODE_SATURATION:
-                fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                     "mode ACL_RT_OVERFLOW_MODE_SATURATION: Canopy's kernels compute with the CPU's IEEE floats, whose "
-                     "overflows give inf / NaN (ACL_RT_OVERFLOW_MODE_INFNAN), never a saturated value");
+            case ACL_RT_OVERFLOW_MODE_SATURATION: device.set_float_mode(engine::FloatMode::saturation); break;
             default: fail(ACL_ERROR_INVALID_PARAM, "mode " + std::to_string(raw_value(mode)) + " is not an aclrtFloatOverflowMode");
         }
     });

@@ -80,6 +80,7 @@ struct LaunchState {
     engine::Stream& stream;
     std::uint64_t task;
     bool detects_overflow;
+    bool saturates;  // the stream's float mode is saturation
     // Installed when the launch started: each block reports to it (the timeline's worker tracks).
     engine::Observer* observer = nullptr;
     // Set by the first failing block so that blocks not yet started are skipped.
@@ -565,6 +566,7 @@ public:
         *block_idx_ = index;
         block_.vector = VectorRegisters{};
         block_.registers = CoreRegisters{};
+        block_.saturates = launch_.saturates;
         const KernelCores cores = launch_.cores;
         const bool aic = slot < cores.aic;
         block_.core_type = aic ? core_type_aic : core_type_aiv;
@@ -797,7 +799,7 @@ struct LaunchWork {
                                 (shape & 2) != 0};
         LaunchState launch{kernel, std::uint32_t{blocks_minus_one} + 1, stream.device().config().ub_bytes + dyn_ubuf_bytes,
                            call, cores, nullptr, stream, run.task_id(), stream.overflow_detection(),
-                           run.observer()};
+                           stream.float_mode() == engine::FloatMode::saturation, run.observer()};
         // Recorded even when a block faults: the flags it raised before the fault are real.
         struct OverflowRecorder {
             LaunchState& launch;

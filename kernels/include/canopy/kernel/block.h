@@ -76,6 +76,9 @@ struct BlockContext {
     KernelCores cores;
     // The running block's pipes and the order between them; owned by the launcher.
     PipeState* pipes = nullptr;
+    // Float results saturate instead of overflowing to inf / NaN: the stream's float mode
+    // (aclrtSetDeviceSatMode when it was created) is ACL_RT_OVERFLOW_MODE_SATURATION.
+    bool saturates = false;
 };
 
 // The running block; only valid inside a kernel launched by the launcher.

@@ -143,6 +143,7 @@ inline void convert_run(T* target, const U* source_data, int64_t length, AscendC
                 return round_directed<T>(static_cast<double>(static_cast<compute_t<U>>(value)), mode);
             });
         }
+        saturate_results(target, length);
     } else {
         static_assert(std::is_integral_v<T>, "Cast converts to floating point or integer types");
         convert_to_integer(target, source_data, length, roundMode,

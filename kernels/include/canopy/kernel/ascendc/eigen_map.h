@@ -3,11 +3,13 @@
 // each vector instruction is one vectorised Eigen expression. Narrow floats (half, bfloat16) are
 // computed in float and rounded once when stored, which is what the NPU's vector unit does for them.
 #include <cstdint>
+#include <type_traits>
 
 #include <Eigen/Core>
 
 #include "canopy/kernel/ascendc/half.h"
 #include "canopy/kernel/ascendc/local_tensor.h"
+#include "canopy/kernel/block.h"
 
 namespace canopy::kernel::ascendc {
 
@@ -32,6 +34,25 @@ using ArrayMap = Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>>;
 template <typename T>
 using ConstArrayMap = Eigen::Map<const Eigen::Array<T, Eigen::Dynamic, 1>>;
 
+template <typename T>
+constexpr bool is_float_like = std::is_floating_point_v<T> || std::is_same_v<T, half> ||
+                               std::is_same_v<T, Eigen::bfloat16>;
+
+// In the saturation mode of the block's stream (aclrtSetDeviceSatMode), as CANN documents it, a
+// float result that is infinite becomes the type's largest finite value (with its sign) and NaN
+// becomes 0. Applied to `length` results at `data` once they are written.
+template <typename T>
+inline void saturate_results(T* data, int64_t length) {
+    if constexpr (is_float_like<T>) {
+        if (!canopy::kernel::current_block().saturates) return;
+        using Compute = compute_t<T>;
+        const auto highest = static_cast<Compute>(Eigen::NumTraits<T>::highest());
+        ArrayMap<T> results(data, length);
+        const auto values = results.template cast<Compute>();
+        results = values.isNaN().select(Compute(0), values.max(-highest).min(highest)).template cast<T>();
+    }
+}
+
 // The first `count` elements of `tensor` as an array to write.
 template <typename T>
 inline ArrayMap<T> writable(const AscendC::LocalTensor<T>& tensor, int64_t count) {
@@ -48,6 +69,7 @@ inline auto readable(const AscendC::LocalTensor<T>& tensor, int64_t count) {
 template <typename T, typename Expression>
 inline void store(const AscendC::LocalTensor<T>& dst, int64_t count, const Expression& value) {
     writable(dst, count) = value.template cast<T>();
+    saturate_results(dst.GetPhyAddr(), count);
 }
 
 }  // namespace canopy::kernel::ascendc

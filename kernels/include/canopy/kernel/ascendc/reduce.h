@@ -152,7 +152,8 @@ inline void reduce_sum_all(VectorInstruction instruction, const AscendC::LocalTe
     }
     access_ub(instruction.api(), "dst", Access::write, reinterpret_cast<const std::byte*>(dst.GetPhyAddr()), sizeof(T));
     dst.GetPhyAddr()[0] = total;
-    vector_registers().reduce_value = static_cast<double>(compute_t<T>(total));
+    saturate_results(dst.GetPhyAddr(), 1);
+    vector_registers().reduce_value = static_cast<double>(compute_t<T>(dst.GetPhyAddr()[0]));
 }
 
 // dst[0] = the extreme value; with calIndex, dst[1] holds its (first) index as an integer bit pattern.
@@ -194,6 +195,7 @@ inline void store_results(const char* api, const AscendC::LocalTensor<T>& dst, i
     access_ub(api, "dst", Access::write, reinterpret_cast<const std::byte*>(dst.GetPhyAddr() + offset),
               count * sizeof(T));
     std::copy(values, values + count, dst.GetPhyAddr() + offset);
+    saturate_results(dst.GetPhyAddr() + offset, count);
 }
 
 template <AscendC::ReduceType kType, typename T>

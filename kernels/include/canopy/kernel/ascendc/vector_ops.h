@@ -18,10 +18,6 @@
 
 namespace canopy::kernel::ascendc {
 
-template <typename T>
-constexpr bool is_float_like = std::is_floating_point_v<T> || std::is_same_v<T, half> ||
-                               std::is_same_v<T, Eigen::bfloat16>;
-
 // `length` elements at `data`, read in compute precision.
 template <typename T>
 inline auto read_run(const T* data, int64_t length) {
@@ -31,6 +27,7 @@ inline auto read_run(const T* data, int64_t length) {
 template <typename T, typename Expression>
 inline void store_run(T* data, int64_t length, const Expression& value) {
     ArrayMap<T>(data, length) = value.template cast<T>();
+    saturate_results(data, length);
 }
 
 inline Strides dst_strides(const AscendC::BinaryRepeatParams& params) {
