@@ -46,8 +46,10 @@ TEST_CASE("the device's float mode is IEEE inf / NaN until aclrtSetDeviceSatMode
 namespace {
 constexpr uint32_t kElements = 64;  // one repeat of floats
 
-// product = x * y and halves = Cast<half>(x), through the vector unit.
-extern "C" __global__ __aicore__ void multiply_and_narrow(GM_ADDR x, GM_ADDR y, GM_ADDR product, GM_ADDR halves) {
+// product = x * y and halves = Cast<half>(x), through the vector unit; with `doubled`,
+// halves = halves + halves instead, computed on halves.
+extern "C" __global__ __aicore__ void multiply_and_narrow(GM_ADDR x, GM_ADDR y, GM_ADDR product, GM_ADDR halves,
+                                                          int32_t doubled) {
     AscendC::TPipe pipe;
     AscendC::TBuf<AscendC::TPosition::VECCALC> floats, narrow;
     pipe.InitBuffer(floats, 3 * kElements * sizeof(float));
@@ -60,6 +62,7 @@ extern "C" __global__ __aicore__ void multiply_and_narrow(GM_ADDR x, GM_ADDR y, 
     load_tile(b, y, kElements);
     AscendC::Mul(c, a, b, kElements);
     AscendC::Cast(h, a, AscendC::RoundMode::CAST_NONE, kElements);
+    if (doubled) AscendC::Add(h, h, h, kElements);
     store_tile(product, c, kElements);
     store_tile(halves, h, kElements);
 }
@@ -69,20 +72,30 @@ struct Results {
     std::vector<float> halves;  // widened
 };
 
-// x = {1e30, -1e30, 0, 1e6, 3, ...}, y = {1e30, 1e30, inf, 1, 2, ...} on `stream`.
-Results multiply_and_narrow_on(aclrtStream stream) {
-    constexpr float inf = std::numeric_limits<float>::infinity();
-    std::vector<float> x(kElements, 1.0f), y(kElements, 1.0f);
-    const float xs[] = {1e30f, -1e30f, 0.0f, 1e6f, 3.0f}, ys[] = {1e30f, 1e30f, inf, 1.0f, 2.0f};
-    std::copy(std::begin(xs), std::end(xs), x.begin());
-    std::copy(std::begin(ys), std::end(ys), y.begin());
+Results multiply_and_narrow_on(aclrtStream stream, const std::vector<float>& x, const std::vector<float>& y,
+                               bool doubled = false) {
     DeviceArray<float> dx(x), dy(y), product(kElements);
     DeviceArray<half> halves(kElements);
-    REQUIRE(ACLRT_LAUNCH_KERNEL(multiply_and_narrow)(1, stream, dx.get(), dy.get(), product.get(), halves.get()) == 0u);
+    REQUIRE(ACLRT_LAUNCH_KERNEL(multiply_and_narrow)(1, stream, dx.get(), dy.get(), product.get(), halves.get(),
+                                                     doubled ? 1 : 0) == 0u);
     REQUIRE_ACL(aclrtSynchronizeStream(stream));
     Results results{product.read(), {}};
     for (const half value : halves.read()) results.halves.push_back(static_cast<float>(value));
     return results;
+}
+
+// kElements values: `first`, then ones.
+std::vector<float> starting_with(std::initializer_list<float> first) {
+    std::vector<float> values(kElements, 1.0f);
+    std::copy(first.begin(), first.end(), values.begin());
+    return values;
+}
+
+// x = {1e30, -1e30, 0, 1e6, 3, ...}, y = {1e30, 1e30, inf, 1, 2, ...} on `stream`.
+Results multiply_and_narrow_on(aclrtStream stream) {
+    constexpr float inf = std::numeric_limits<float>::infinity();
+    return multiply_and_narrow_on(stream, starting_with({1e30f, -1e30f, 0.0f, 1e6f, 3.0f}),
+                                  starting_with({1e30f, 1e30f, inf, 1.0f, 2.0f}));
 }
 }  // namespace
 
@@ -165,4 +178,26 @@ TEST_CASE("an overflowing kernel on a stream with the switch on sets the device'
     CHECK_ACL(aclrtFree(status));
     CHECK_ACL(aclrtFree(in));
     CHECK_ACL(aclrtFree(out));
+}
+
+TEST_CASE("a half result that overflows in its final rounding sets the overflow status") {
+    Runtime rt;
+    Stream stream;
+    void* status = nullptr;
+    REQUIRE_ACL(aclrtMalloc(&status, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    REQUIRE_ACL(aclrtSetStreamOverflowSwitch(stream, 1));
+    const std::vector<float> ones = starting_with({});
+    // Every float finite: only the rounding to half overflows.
+    multiply_and_narrow_on(stream, starting_with({60000.0f}), ones);
+    CHECK(read_status(stream, status) == 0);  // 60000 fits a half
+    const Results narrowed = multiply_and_narrow_on(stream, starting_with({70000.0f}), ones);
+    CHECK(narrowed.halves[0] == std::numeric_limits<float>::infinity());
+    CHECK(read_status(stream, status) == 1);  // Cast
+    REQUIRE_ACL(aclrtResetOverflowStatus(stream));
+    CHECK(read_status(stream, status) == 0);
+    const Results doubled = multiply_and_narrow_on(stream, starting_with({40000.0f}), ones, true);
+    CHECK(doubled.halves[0] == std::numeric_limits<float>::infinity());
+    CHECK(doubled.halves[1] == 2.0f);
+    CHECK(read_status(stream, status) == 1);  // Add on halves
+    CHECK_ACL(aclrtFree(status));
 }

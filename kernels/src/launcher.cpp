@@ -567,6 +567,7 @@ public:
         block_.vector = VectorRegisters{};
         block_.registers = CoreRegisters{};
         block_.saturates = launch_.saturates;
+        block_.detects_overflow = launch_.detects_overflow;
         const KernelCores cores = launch_.cores;
         const bool aic = slot < cores.aic;
         block_.core_type = aic ? core_type_aic : core_type_aiv;

@@ -79,6 +79,8 @@ struct BlockContext {
     // Float results saturate instead of overflowing to inf / NaN: the stream's float mode
     // (aclrtSetDeviceSatMode when it was created) is ACL_RT_OVERFLOW_MODE_SATURATION.
     bool saturates = false;
+    // The stream has overflow detection on (aclrtSetStreamOverflowSwitch).
+    bool detects_overflow = false;
 };
 
 // The running block; only valid inside a kernel launched by the launcher.

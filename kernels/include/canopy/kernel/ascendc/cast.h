@@ -143,6 +143,13 @@ inline void convert_run(T* target, const U* source_data, int64_t length, AscendC
                 return round_directed<T>(static_cast<double>(static_cast<compute_t<U>>(value)), mode);
             });
         }
+        // After the rounding, which decides whether a value past T's range overflows (a floor
+        // does not); a Cast's source and destination do not overlap.
+        if constexpr (is_narrow_float<T>) {
+            if (canopy::kernel::current_block().detects_overflow &&
+                (result.template cast<float>().isInf() && source.template cast<float>().isFinite()).any())
+                std::feraiseexcept(FE_OVERFLOW);
+        }
         saturate_results(target, length);
     } else {
         static_assert(std::is_integral_v<T>, "Cast converts to floating point or integer types");

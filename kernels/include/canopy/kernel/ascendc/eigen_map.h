@@ -2,6 +2,7 @@
 // How the vector unit is modelled: a tile of the UB seen as an Eigen array (Eigen::Map, no copy), so
 // each vector instruction is one vectorised Eigen expression. Narrow floats (half, bfloat16) are
 // computed in float and rounded once when stored, which is what the NPU's vector unit does for them.
+#include <cfenv>
 #include <cstdint>
 #include <type_traits>
 
@@ -38,6 +39,23 @@ template <typename T>
 constexpr bool is_float_like = std::is_floating_point_v<T> || std::is_same_v<T, half> ||
                                std::is_same_v<T, Eigen::bfloat16>;
 
+template <typename T>
+constexpr bool is_narrow_float = std::is_same_v<T, half> || std::is_same_v<T, Eigen::bfloat16>;
+
+// Narrow floats are computed in float, so an overflow in the final rounding to T raises no IEEE
+// flag of the CPU's: on a stream with overflow detection it is raised here, for the launcher to
+// find (aclrtSetStreamOverflowSwitch). Called before the results are stored: `exact` may read
+// the elements they overwrite.
+template <typename T, typename Exact>
+inline void flag_narrowing_overflow(const Exact& exact) {
+    if constexpr (is_narrow_float<T>) {
+        if (!canopy::kernel::current_block().detects_overflow) return;
+        const auto wide = exact.template cast<float>();
+        if ((wide.template cast<T>().template cast<float>().isInf() && wide.isFinite()).any())
+            std::feraiseexcept(FE_OVERFLOW);
+    }
+}
+
 // In the saturation mode of the block's stream (aclrtSetDeviceSatMode), as CANN documents it, a
 // float result that is infinite becomes the type's largest finite value (with its sign) and NaN
 // becomes 0. Applied to `length` results at `data` once they are written.
@@ -65,11 +83,19 @@ inline auto readable(const AscendC::LocalTensor<T>& tensor, int64_t count) {
     return ConstArrayMap<T>(tensor.GetPhyAddr(), count).template cast<compute_t<T>>();
 }
 
+// Stores a compute-precision expression into `length` elements at `data`: rounded to T, checked
+// for an overflow of that rounding, saturated in the saturation mode.
+template <typename T, typename Expression>
+inline void store_elements(T* data, int64_t length, const Expression& value) {
+    flag_narrowing_overflow<T>(value);
+    ArrayMap<T>(data, length) = value.template cast<T>();
+    saturate_results(data, length);
+}
+
 // Stores a compute-precision expression into the first `count` elements of `dst`.
 template <typename T, typename Expression>
 inline void store(const AscendC::LocalTensor<T>& dst, int64_t count, const Expression& value) {
-    writable(dst, count) = value.template cast<T>();
-    saturate_results(dst.GetPhyAddr(), count);
+    store_elements(dst.GetPhyAddr(), count, value);
 }
 
 }  // namespace canopy::kernel::ascendc

@@ -24,12 +24,6 @@ inline auto read_run(const T* data, int64_t length) {
     return ConstArrayMap<T>(data, length).template cast<compute_t<T>>();
 }
 
-template <typename T, typename Expression>
-inline void store_run(T* data, int64_t length, const Expression& value) {
-    ArrayMap<T>(data, length) = value.template cast<T>();
-    saturate_results(data, length);
-}
-
 inline Strides dst_strides(const AscendC::BinaryRepeatParams& params) {
     return {params.dstBlkStride, params.dstRepStride};
 }
@@ -56,7 +50,7 @@ inline void binary_instruction(VectorInstruction instruction, const AscendC::Loc
     const auto b = instruction.operand("src1", Access::read, src1, src1_strides(params));
     const auto out = instruction.operand("dst", Access::write, dst, dst_strides(params));
     instruction.run([&](int64_t repeat, int64_t slot, int64_t length) {
-        store_run(out.at(repeat, slot), length,
+        store_elements(out.at(repeat, slot), length,
                   operation(read_run(a.at(repeat, slot), length), read_run(b.at(repeat, slot), length)));
     });
 }
@@ -70,7 +64,7 @@ inline void unary_instruction(VectorInstruction instruction, const AscendC::Loca
     const auto in = instruction.operand("src", Access::read, src, src_strides(params));
     const auto out = instruction.operand("dst", Access::write, dst, dst_strides(params));
     instruction.run([&](int64_t repeat, int64_t slot, int64_t length) {
-        store_run(out.at(repeat, slot), length, operation(read_run(in.at(repeat, slot), length)));
+        store_elements(out.at(repeat, slot), length, operation(read_run(in.at(repeat, slot), length)));
     });
 }
 
@@ -261,7 +255,7 @@ inline void axpy(canopy::kernel::ascendc::VectorInstruction instruction, const L
     const Compute scalar = static_cast<Compute>(static_cast<compute_t<U>>(scalarValue));
     instruction.run([&](int64_t repeat, int64_t slot, int64_t length) {
         T* target = out.at(repeat, slot);
-        store_run(target, length,
+        store_elements(target, length,
                   read_run(target, length) + read_run(in.at(repeat, slot), length).template cast<Compute>() * scalar);
     });
 }
