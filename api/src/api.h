@@ -29,7 +29,8 @@ struct Error {
 };
 [[noreturn]] void fail(aclError code, std::string message);
 
-void record_error(const char* api, aclError code, const std::string& message);
+// Never throws, as call()'s handlers must not: without memory for the text it is kept in a fixed buffer.
+void record_error(const char* api, aclError code, const char* message) noexcept;
 
 template <class Body>
 aclError call(const char* api, Body&& body) noexcept {
@@ -38,7 +39,7 @@ aclError call(const char* api, Body&& body) noexcept {
         body();
         return ACL_SUCCESS;
     } catch (const Error& error) {
-        record_error(api, error.code, error.message);
+        record_error(api, error.code, error.message.c_str());
         return error.code;
     } catch (const std::bad_alloc&) {
         record_error(api, ACL_ERROR_BAD_ALLOC, "out of host memory");
@@ -125,6 +126,9 @@ engine::Event& event_handle(State& state, aclrtEvent event, const char* argument
 
 // The handle under which the default stream of a context is known.
 void* default_stream_handle(State& state, engine::Context& context);
+// As default_stream_handle, for a context just added to the table as `context_handle`: when the
+// stream's handle cannot be made, the context's is removed again before the failure goes on.
+void* default_stream_handle_or_remove(State& state, engine::Context& context, void* context_handle);
 
 // Drops one (or every) reference on a device; at zero destroys what the api built on it and the device.
 void drop_device(State& state, int32_t device_id, bool all);
@@ -142,7 +146,21 @@ void check(const engine::Failure& failure);
 void refuse_waiting_for_own_work(const engine::Stream& stream, const char* what);
 void refuse_waiting_for_own_work(const engine::Device& device, const char* what);
 
-// Calls the aclrtRegStreamStateCallback callbacks (stream.cpp).
+// The aclrtRegStreamStateCallback callbacks registered when it was made (stream.cpp). Taken
+// before a stream's handle is made: copying them may fail, announcing the handle must not.
+class StreamStateCallbacks {
+public:
+    StreamStateCallbacks();
+    void announce(void* stream, aclrtStreamState state) const;
+
+private:
+    struct Entry {
+        aclrtStreamStateCallback callback;
+        void* args;
+    };
+    std::vector<Entry> entries_;
+};
+// Calls the aclrtRegStreamStateCallback callbacks.
 void notify_stream_state(void* stream, aclrtStreamState state);
 // The handles of the named streams (default streams included) for which `selected` holds.
 std::vector<void*> stream_handles(State& state, const std::function<bool(const engine::Stream&)>& selected);

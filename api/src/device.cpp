@@ -66,15 +66,19 @@ aclError aclrtSetDevice(int32_t deviceId) {
     return call("aclrtSetDevice", [&] {
         State& s = state_or_implicit_init();
         check_device_id(s, deviceId);
+        const StreamStateCallbacks callbacks;
         std::lock_guard lock(s.devices_mutex);
-        engine::Device& device = s.runtime.acquire_device(deviceId);
+        engine::Device& device = s.runtime.create_device(deviceId);
         void*& handle = s.primary_contexts[static_cast<std::size_t>(deviceId)];
         if (!handle) {
             // Owned by the device; the table only names it.
             engine::Context* primary = &device.primary_context();
-            handle = s.contexts.add(std::shared_ptr<engine::Context>(primary, [](engine::Context*) {}));
-            notify_stream_state(default_stream_handle(s, *primary), ACL_RT_STREAM_STATE_CREATE_POST);
+            void* context = s.contexts.add(std::shared_ptr<engine::Context>(primary, [](engine::Context*) {}));
+            void* stream = default_stream_handle_or_remove(s, *primary, context);
+            handle = context;
+            callbacks.announce(stream, ACL_RT_STREAM_STATE_CREATE_POST);
         }
+        s.runtime.add_reference(deviceId);
         set_current_context(handle);
     });
 }
