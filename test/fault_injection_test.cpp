@@ -398,6 +398,27 @@ TEST_CASE("creating and destroying streams and events fails cleanly") {
             CHECK_ACL(aclrtDestroyStream(stream));
         });
     }
+    SUBCASE("aclrtDestroyStreamForce with work held") {
+        sweep_both([&](Trial& trial) {
+            aclrtStream stream = nullptr;
+            REQUIRE_ACL(aclrtCreateStream(&stream));
+            Backlog backlog;
+            Gate gate;
+            REQUIRE_ACL(gate.hold(stream));
+            backlog.add(stream, 3);
+            // A forced destroy returns at once, the held work still queued; it runs once opened.
+            const aclError rc = trial.run([&] { return aclrtDestroyStreamForce(stream); });
+            gate.open();
+            if (rc == ACL_SUCCESS) {
+                CHECK(eventually([&] { return backlog.all_ran(); }));
+                aclrtStreamStatus status;
+                CHECK_ACL_CODE(aclrtStreamQuery(stream, &status), ACL_ERROR_RT_INVALID_HANDLE);
+                return;
+            }
+            backlog.check_ran(stream);
+            CHECK_ACL(aclrtDestroyStream(stream));
+        });
+    }
     SUBCASE("aclrtCreateEvent and aclrtCreateEventWithFlag") {
         for (bool with_flag : {false, true}) {
             CAPTURE(with_flag);

@@ -128,6 +128,7 @@ private:
     friend class Device;
     friend class OpNode;
     friend class Event;
+    friend class Context;
 
     OpNode* prepare(Operation&& operation);
     void submit(OpNode* node);
@@ -159,6 +160,8 @@ private:
 
     // The submitting threads' and the workers' counters live on separate cache lines.
     std::atomic<TaskRecorder*> recorder_{nullptr};
+    // The next stream in its context's list of retired streams (Context::retire).
+    std::shared_ptr<Stream> next_retired_;
 
     alignas(64) std::atomic<OpNode*> tail_{nullptr};
     std::atomic<std::uint64_t> submitted_{0};
