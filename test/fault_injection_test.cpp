@@ -73,6 +73,9 @@ void* allocate_or_throw(std::size_t size, std::size_t alignment) {
 }
 }  // namespace
 
+// The replacements pair malloc with free by design; GCC cannot tell once it has inlined them.
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
+
 void* operator new(std::size_t size) { return allocate_or_throw(size, 0); }
 void* operator new[](std::size_t size) { return allocate_or_throw(size, 0); }
 void* operator new(std::size_t size, const std::nothrow_t&) noexcept { return allocate(size, 0); }
@@ -101,6 +104,13 @@ void operator delete(void* pointer, std::size_t, std::align_val_t) noexcept { st
 void operator delete[](void* pointer, std::size_t, std::align_val_t) noexcept { std::free(pointer); }
 void operator delete(void* pointer, std::align_val_t, const std::nothrow_t&) noexcept { std::free(pointer); }
 void operator delete[](void* pointer, std::align_val_t, const std::nothrow_t&) noexcept { std::free(pointer); }
+
+#if defined(__SANITIZE_ADDRESS__)
+// oneTBB's continue_input constructor makes its two function bodies with plain `new` in its
+// initializer list: when the second fails, the first leaks (16 bytes). That is oneTBB's header,
+// reached here only because node construction is made to fail; every other leak still reports.
+extern "C" const char* __lsan_default_suppressions() { return "leak:oneapi/tbb/detail/_flow_graph_node_impl.h"; }
+#endif
 
 // ---- Sweeps
 
