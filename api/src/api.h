@@ -30,7 +30,8 @@ struct Error {
 };
 [[noreturn]] void fail(aclError code, std::string message);
 
-void record_error(const char* api, aclError code, const std::string& message);
+// Never throws, as call()'s handlers must not: without memory for the text it is kept in a fixed buffer.
+void record_error(const char* api, aclError code, const char* message) noexcept;
 
 template <class Body>
 aclError call(const char* api, Body&& body) noexcept {
@@ -39,7 +40,7 @@ aclError call(const char* api, Body&& body) noexcept {
         body();
         return ACL_SUCCESS;
     } catch (const Error& error) {
-        record_error(api, error.code, error.message);
+        record_error(api, error.code, error.message.c_str());
         return error.code;
     } catch (const engine::OperationError& error) {
         // An enqueue the engine or a stream's recorder refused (a full queue, a model's stream).
@@ -135,9 +136,13 @@ engine::Event& event_handle(State& state, aclrtEvent event, const char* argument
 
 // The handle under which the default stream of a context is known.
 void* default_stream_handle(State& state, engine::Context& context);
+// As default_stream_handle, for a context just added to the table as `context_handle`: when the
+// stream's handle cannot be made, the context's is removed again before the failure goes on.
+void* default_stream_handle_or_remove(State& state, engine::Context& context, void* context_handle);
 
-// aclrtSetDevice's and aclrtCreateContext's reference on a device (under state.devices_mutex).
-engine::Device& acquire_device(State& state, int32_t device_id);
+// aclrtSetDevice's and aclrtCreateContext's reference on a device that Runtime::create_device made,
+// counted once nothing can fail any more (under state.devices_mutex); the device is then set.
+void add_device_reference(State& state, int32_t device_id, engine::Device& device);
 // The device `device_id` if it is set (nullptr if not), alive until the calling API call returns:
 // a reset or aclFinalize waits for the call before it frees the device. For calls that do not wait
 // for anything while they hold it (the reset waits for them under devices_mutex).
@@ -159,7 +164,21 @@ void check(const engine::Failure& failure);
 void refuse_waiting_for_own_work(const engine::Stream& stream, const char* what);
 void refuse_waiting_for_own_work(const engine::Device& device, const char* what);
 
-// Calls the aclrtRegStreamStateCallback callbacks (stream.cpp).
+// The aclrtRegStreamStateCallback callbacks registered when it was made (stream.cpp). Taken
+// before a stream's handle is made: copying them may fail, announcing the handle must not.
+class StreamStateCallbacks {
+public:
+    StreamStateCallbacks();
+    void announce(void* stream, aclrtStreamState state) const;
+
+private:
+    struct Entry {
+        aclrtStreamStateCallback callback;
+        void* args;
+    };
+    std::vector<Entry> entries_;
+};
+// Calls the aclrtRegStreamStateCallback callbacks.
 void notify_stream_state(void* stream, aclrtStreamState state);
 // The handles of the named streams (default streams included) for which `selected` holds.
 std::vector<void*> stream_handles(State& state, const std::function<bool(const engine::Stream&)>& selected);

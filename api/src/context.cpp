@@ -27,6 +27,15 @@ void* default_stream_handle(State& state, engine::Context& context) {
     return state.streams.add(std::shared_ptr<engine::Stream>(stream, [](engine::Stream*) {}));
 }
 
+void* default_stream_handle_or_remove(State& state, engine::Context& context, void* context_handle) {
+    try {
+        return default_stream_handle(state, context);
+    } catch (const std::bad_alloc&) {
+        state.contexts.remove(context_handle);
+        throw;
+    }
+}
+
 namespace {
 // Destroys the context's streams, then the context; calls of other threads using them return first.
 void destroy_context(State& s, aclrtContext context, engine::Context& target) {
@@ -65,13 +74,16 @@ aclError aclrtCreateContext(aclrtContext* context, int32_t deviceId) {
             fail(ACL_ERROR_RT_INVALID_DEVICEID, "deviceId " + std::to_string(deviceId) + " is not in [0, " +
                                                     std::to_string(s.runtime.device_count()) + ")");
         }
-        // A context holds a reference on its device, as aclrtSetDevice does.
+        const StreamStateCallbacks callbacks;
         std::lock_guard lock(s.devices_mutex);
-        engine::Device& device = acquire_device(s, deviceId);
+        engine::Device& device = s.runtime.create_device(deviceId);
         auto created = std::make_shared<engine::Context>(device);
         engine::Context& raw = *created;
         void* handle = s.contexts.add(std::move(created));
-        notify_stream_state(default_stream_handle(s, raw), ACL_RT_STREAM_STATE_CREATE_POST);
+        void* stream = default_stream_handle_or_remove(s, raw, handle);
+        // A context holds a reference on its device, as aclrtSetDevice does.
+        add_device_reference(s, deviceId, device);
+        callbacks.announce(stream, ACL_RT_STREAM_STATE_CREATE_POST);
         set_current_context(handle);
         *context = handle;
     });

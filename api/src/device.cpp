@@ -21,10 +21,9 @@ std::uintptr_t device_key(State& state, int32_t deviceId) {
 }
 }  // namespace
 
-engine::Device& acquire_device(State& state, int32_t deviceId) {
-    engine::Device& device = state.runtime.acquire_device(deviceId);
+void add_device_reference(State& state, int32_t deviceId, engine::Device& device) {
+    state.runtime.add_reference(deviceId);
     state.set_devices[static_cast<std::size_t>(deviceId)].store(&device, std::memory_order_release);
-    return device;
 }
 
 engine::Device* reach_device(State& state, int32_t deviceId) {
@@ -56,7 +55,6 @@ void release_device_objects(State& state, engine::Device& device, const char* en
     state.set_devices[static_cast<std::size_t>(device.id())].store(nullptr, std::memory_order_seq_cst);
     pins::barrier();
     pins::await_unpinned(device_key(state, device.id()));
-    // Streams first (each waits for its work), then events, then contexts.
     for (void* handle : stream_handles(state, [&](const engine::Stream& s) { return &s.device() == &device; })) {
         notify_stream_state(handle, ACL_RT_STREAM_STATE_DESTROY_PRE);
         // Callbacks waiting for a subscriber run here, before the streams wait for their work (and
@@ -91,15 +89,19 @@ aclError aclrtSetDevice(int32_t deviceId) {
     return call("aclrtSetDevice", [&] {
         State& s = state_or_implicit_init();
         check_device_id(s, deviceId);
+        const StreamStateCallbacks callbacks;
         std::lock_guard lock(s.devices_mutex);
-        engine::Device& device = acquire_device(s, deviceId);
+        engine::Device& device = s.runtime.create_device(deviceId);
         void*& handle = s.primary_contexts[static_cast<std::size_t>(deviceId)];
         if (!handle) {
             // Owned by the device; the table only names it.
             engine::Context* primary = &device.primary_context();
-            handle = s.contexts.add(std::shared_ptr<engine::Context>(primary, [](engine::Context*) {}));
-            notify_stream_state(default_stream_handle(s, *primary), ACL_RT_STREAM_STATE_CREATE_POST);
+            void* context = s.contexts.add(std::shared_ptr<engine::Context>(primary, [](engine::Context*) {}));
+            void* stream = default_stream_handle_or_remove(s, *primary, context);
+            handle = context;
+            callbacks.announce(stream, ACL_RT_STREAM_STATE_CREATE_POST);
         }
+        add_device_reference(s, deviceId, device);
         set_current_context(handle);
     });
 }

@@ -10,14 +10,23 @@ namespace {
 thread_local aclError last_error = ACL_SUCCESS;
 thread_local std::string last_message;
 thread_local bool has_message = false;
+// The text when there was no memory to compose it: call() must not throw from its handlers.
+thread_local char unallocated_message[512];
+thread_local bool message_unallocated = false;
 }  // namespace
 
 void fail(aclError code, std::string message) { throw Error{code, std::move(message)}; }
 
-void record_error(const char* api, aclError code, const std::string& message) {
+void record_error(const char* api, aclError code, const char* message) noexcept {
     last_error = code;
-    last_message = std::string(api) + ": " + message + " (error " + std::to_string(code) + ")";
     has_message = true;
+    try {
+        last_message = std::string(api) + ": " + message + " (error " + std::to_string(code) + ")";
+        message_unallocated = false;
+    } catch (const std::bad_alloc&) {
+        std::snprintf(unallocated_message, sizeof unallocated_message, "%s: %s (error %d)", api, message, code);
+        message_unallocated = true;
+    }
 }
 
 std::string describe(const void* pointer) {
@@ -40,6 +49,10 @@ extern "C" {
 const char* aclGetRecentErrMsg(void) {
     thread_local std::string returned;
     if (!has_message) return nullptr;
+    if (message_unallocated) {
+        has_message = false;
+        return unallocated_message;
+    }
     returned = std::move(last_message);
     last_message.clear();
     has_message = false;

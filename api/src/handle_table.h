@@ -8,6 +8,7 @@
 // which the call's PinScope withdraws when the call returns. Removing closes the slot, so the
 // handle fails to resolve at once, and waits until the calls of other threads that reached the
 // object have returned before it hands the object over.
+#include <algorithm>
 #include <array>
 #include <atomic>
 #include <cstdint>
@@ -54,6 +55,8 @@ public:
         } else {
             index = size_;
             if (index / chunk_size >= chunk_count) throw std::bad_alloc();
+            // The free list has room for every slot: remove() must not fail once it has closed one.
+            if (free_.capacity() <= size_) free_.reserve(std::max<std::size_t>(2 * free_.capacity(), 64));
             if (!chunks_[index / chunk_size].load(std::memory_order_relaxed))
                 chunks_[index / chunk_size].store(new Slot[chunk_size], std::memory_order_release);
             // Fresh slots start at a process-wide count, so that a handle kept from before an
@@ -118,6 +121,7 @@ public:
         std::vector<std::shared_ptr<T>> removed;
         {
             std::lock_guard lock(mutex_);
+            indices.reserve(size_);  // slots closed here must all be freed again
             for (std::uint32_t index = 0; index < size_; ++index) {
                 Slot& slot = slot_at(index);
                 if (!(slot.word.load(std::memory_order_relaxed) & closed) && doomed(*slot.object)) {
@@ -130,6 +134,7 @@ public:
             pins::barrier();
             for (std::uint32_t index : indices) pins::await_unpinned(key_of(slot_at(index)));
         }
+        removed.reserve(indices.size());
         std::lock_guard lock(mutex_);
         for (std::uint32_t index : indices) removed.push_back(free_locked(index));
         return removed;

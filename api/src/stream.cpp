@@ -72,8 +72,9 @@ void destroy_stream(State& state, aclrtStream stream, bool force) {
 }
 
 void* add_stream(State& state, std::shared_ptr<engine::Stream> stream) {
+    const StreamStateCallbacks callbacks;
     void* handle = state.streams.add(std::move(stream));
-    notify_stream_state(handle, ACL_RT_STREAM_STATE_CREATE_POST);
+    callbacks.announce(handle, ACL_RT_STREAM_STATE_CREATE_POST);
     return handle;
 }
 
@@ -105,13 +106,18 @@ std::vector<void*> stream_handles(State& state, const std::function<bool(const e
     return handles;
 }
 
+StreamStateCallbacks::StreamStateCallbacks() {
+    std::lock_guard lock(state_callbacks_mutex);
+    entries_.reserve(state_callbacks.size());
+    for (const auto& [name, entry] : state_callbacks) entries_.push_back({entry.callback, entry.args});
+}
+
+void StreamStateCallbacks::announce(void* handle, aclrtStreamState stream_state) const {
+    for (const Entry& entry : entries_) entry.callback(handle, stream_state, entry.args);
+}
+
 void notify_stream_state(void* handle, aclrtStreamState stream_state) {
-    std::vector<StateCallback> callbacks;
-    {
-        std::lock_guard lock(state_callbacks_mutex);
-        for (const auto& [name, entry] : state_callbacks) callbacks.push_back(entry);
-    }
-    for (const StateCallback& entry : callbacks) entry.callback(handle, stream_state, entry.args);
+    StreamStateCallbacks().announce(handle, stream_state);
 }
 
 }  // namespace canopy::api

@@ -1,7 +1,6 @@
 #include "canopy/engine/context.h"
 
-#include <algorithm>
-#include <iterator>
+#include <utility>
 
 #include "canopy/engine/device.h"
 #include "canopy/engine/stream.h"
@@ -13,23 +12,38 @@ Context::Context(Device& device)
 
 Context::~Context() { drain_retired(); }
 
+void Context::destroy_all(std::shared_ptr<Stream> list) {
+    // One by one (each waits for its work), not recursively through the links.
+    while (list) list = std::exchange(list->next_retired_, nullptr);
+}
+
 void Context::retire(std::shared_ptr<Stream> stream) {
-    std::vector<std::shared_ptr<Stream>> idle;
+    std::shared_ptr<Stream> idle;
     {
         std::lock_guard lock(retired_mutex_);
-        auto busy_end = std::partition(retired_.begin(), retired_.end(), [](const auto& s) { return !s->idle(); });
-        idle.assign(std::make_move_iterator(busy_end), std::make_move_iterator(retired_.end()));
-        retired_.erase(busy_end, retired_.end());
-        retired_.push_back(std::move(stream));
+        for (std::shared_ptr<Stream>* link = &retired_; *link;) {
+            if (!(*link)->idle()) {
+                link = &(*link)->next_retired_;
+                continue;
+            }
+            std::shared_ptr<Stream> finished = std::move(*link);
+            *link = std::move(finished->next_retired_);
+            finished->next_retired_ = std::move(idle);
+            idle = std::move(finished);
+        }
+        stream->next_retired_ = std::move(retired_);
+        retired_ = std::move(stream);
     }
+    destroy_all(std::move(idle));
 }
 
 void Context::drain_retired() {
-    std::vector<std::shared_ptr<Stream>> streams;
+    std::shared_ptr<Stream> streams;
     {
         std::lock_guard lock(retired_mutex_);
-        streams.swap(retired_);
+        streams = std::move(retired_);
     }
+    destroy_all(std::move(streams));
 }
 
 }  // namespace canopy::engine

@@ -33,9 +33,9 @@ Device::~Device() {
 
 void Device::sleep_until_finished(const Stream& stream, const std::atomic<std::uint64_t>& finished,
                                   std::uint64_t target, std::int64_t deadline_ns) {
-    Sleeper sleeper{&stream, target};
     std::unique_lock lock(sleep_mutex_);
-    sleeping_.push_back(&sleeper);
+    Sleeper sleeper{&stream, target, sleeping_};
+    sleeping_ = &sleeper;
     // Announced before the count is checked, and the finishing side counts before it looks for
     // sleepers (both sequentially consistent), so one of the two always sees the other.
     sleepers_.fetch_add(1, std::memory_order_seq_cst);
@@ -47,14 +47,16 @@ void Device::sleep_until_finished(const Stream& stream, const std::atomic<std::u
         }
     }
     sleepers_.fetch_sub(1, std::memory_order_relaxed);
-    sleeping_.erase(std::find(sleeping_.begin(), sleeping_.end(), &sleeper));
+    Sleeper** link = &sleeping_;
+    while (*link != &sleeper) link = &(*link)->next;
+    *link = sleeper.next;
 }
 
 void Device::wake_matching(const Stream* stream, std::uint64_t finished) {
     bool any = false;
     {
         std::lock_guard lock(sleep_mutex_);
-        for (Sleeper* sleeper : sleeping_) {
+        for (Sleeper* sleeper = sleeping_; sleeper; sleeper = sleeper->next) {
             if (sleeper->stream == stream && sleeper->target <= finished && !sleeper->woken) {
                 sleeper->woken = true;
                 any = true;
@@ -67,9 +69,12 @@ void Device::wake_matching(const Stream* stream, std::uint64_t finished) {
 void Device::attach(Stream* stream) {
     std::lock_guard lock(streams_mutex_);
     streams_.insert(stream);
-    {
+    try {
         std::lock_guard live(live_mutex_);
         live_streams_.insert(stream);
+    } catch (const std::bad_alloc&) {
+        streams_.erase(stream);  // the stream is not constructed: nothing may keep its address
+        throw;
     }
     ++streams_per_priority_[stream->priority()];
     update_mixed_priorities();

@@ -1,6 +1,7 @@
 #include "canopy/engine/event.h"
 
 #include <chrono>
+#include <new>
 #include <thread>
 
 #include "acl/error_codes/rt_error_codes.h"
@@ -49,13 +50,16 @@ void Event::finish_record(std::uint64_t sequence) {
 void Event::wait(Stream& stream) {
     stream.make_room();
     OpNode* node = stream.prepare(Operation{OpKind::event_wait, 0, nullptr, [](OpRun&) {}});
-    {
+    try {
         Mutex::scoped_lock lock(mutex_);
         if (recorded_ != 0) node->set_flow(flow_id(recorded_));
         if (recorded_ != 0 && finished_.load(std::memory_order_relaxed) < recorded_) {
             node->add_dependency();
             if (!record_node_->add_successor(node, record_generation_)) node->drop_dependency();
         }
+    } catch (const std::bad_alloc&) {
+        node->discard();  // never registered: nothing refers to it
+        throw;
     }
     stream.submit(node);
 }

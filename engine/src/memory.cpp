@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
+#include <new>
 #include <set>
 #include <utility>
 
@@ -65,18 +66,29 @@ public:
         return base_ != 0 && address >= base_ && address - base_ < capacity_;
     }
 
-    // bytes is a multiple of MemoryRegistry::alignment. nullptr when the range is exhausted.
+    // bytes is a multiple of MemoryRegistry::alignment. nullptr when the range is exhausted; throws
+    // bad_alloc, leaving the heap as it was, when there is no memory for the bookkeeping.
     void* allocate(std::size_t bytes) {
         if (!base_) return nullptr;
+        // The entries a new block may need (the block's own when the heap grows, a remainder's when a
+        // free block is split) are made before anything changes.
+        Blocks::node_type entry = new_block_entry();
+        SizeIndex::node_type size_entry = new_size_entry();
         std::lock_guard lock(mutex_);
-        std::uintptr_t block = 0;
+        Blocks::node_type block;
         auto fit = free_by_size_.lower_bound({bytes, 0});
         if (fit != free_by_size_.end()) {
             const auto [free_bytes, address] = *fit;
-            free_by_size_.erase(fit);
-            free_by_address_.erase(address);
-            if (free_bytes > bytes) insert_free(address + bytes, free_bytes - bytes);
-            block = address;
+            SizeIndex::node_type fit_size_entry = free_by_size_.extract(fit);
+            block = free_by_address_.extract(address);
+            if (free_bytes > bytes) {
+                entry.key() = address + bytes;
+                entry.mapped().bytes = free_bytes - bytes;
+                size_entry.value() = {free_bytes - bytes, address + bytes};
+                free_by_address_.insert(std::move(entry));
+                free_by_size_.insert(std::move(size_entry));
+            }
+            block.mapped() = Block{bytes, std::move(fit_size_entry)};
         } else {
             std::size_t new_top;
             if (!detail::checked_add(top_, bytes, new_top) || new_top > capacity_) return nullptr;
@@ -91,33 +103,37 @@ public:
                 CANOPY_POISON(reinterpret_cast<void*>(base_ + committed_), target - committed_);
                 committed_ = target;
             }
-            block = base_ + top_;
+            block = std::move(entry);
+            block.key() = base_ + top_;
+            block.mapped() = Block{bytes, std::move(size_entry)};
             top_ = new_top;
         }
-        used_.emplace(block, bytes);
-        CANOPY_UNPOISON(reinterpret_cast<void*>(block), bytes);
-        return reinterpret_cast<void*>(block);
+        const std::uintptr_t address = block.key();
+        used_.insert(std::move(block));
+        CANOPY_UNPOISON(reinterpret_cast<void*>(address), bytes);
+        return reinterpret_cast<void*>(address);
     }
 
+    // Never allocates: the freed block's entries are reused for its free range.
     void release(void* pointer) {
         std::lock_guard lock(mutex_);
         auto it = used_.find(reinterpret_cast<std::uintptr_t>(pointer));
         if (it == used_.end()) return;
-        std::uintptr_t address = it->first;
-        std::size_t bytes = it->second;
-        used_.erase(it);
+        Blocks::node_type block = used_.extract(it);
+        std::uintptr_t address = block.key();
+        std::size_t bytes = block.mapped().bytes;
         CANOPY_POISON(reinterpret_cast<void*>(address), bytes);
         discard_pages(address, bytes);
         // Coalesce with the free neighbours on both sides.
         if (auto next = free_by_address_.find(address + bytes); next != free_by_address_.end()) {
-            bytes += next->second;
+            bytes += next->second.bytes;
             erase_free(next);
         }
         if (auto next = free_by_address_.lower_bound(address); next != free_by_address_.begin()) {
             auto previous = std::prev(next);
-            if (previous->first + previous->second == address) {
+            if (previous->first + previous->second.bytes == address) {
                 address = previous->first;
-                bytes += previous->second;
+                bytes += previous->second.bytes;
                 erase_free(previous);
             }
         }
@@ -125,16 +141,35 @@ public:
             top_ = address - base_;  // the heap shrinks back; its pages stay committed for reuse
             return;
         }
-        insert_free(address, bytes);
+        SizeIndex::node_type size_entry = std::move(block.mapped().size_entry);
+        size_entry.value() = {bytes, address};
+        block.key() = address;
+        block.mapped().bytes = bytes;
+        free_by_size_.insert(std::move(size_entry));
+        free_by_address_.insert(std::move(block));
     }
 
 private:
-    void insert_free(std::uintptr_t address, std::size_t bytes) {
-        free_by_address_.emplace(address, bytes);
-        free_by_size_.emplace(bytes, address);
+    using SizeIndex = std::set<std::pair<std::size_t, std::uintptr_t>>;
+    // A block in use holds the entry of the size index that it will take when it is freed.
+    struct Block {
+        std::size_t bytes;
+        SizeIndex::node_type size_entry;
+    };
+    using Blocks = std::map<std::uintptr_t, Block>;
+
+    static Blocks::node_type new_block_entry() {
+        Blocks scratch;
+        scratch.emplace(0, Block{0, {}});
+        return scratch.extract(scratch.begin());
     }
-    void erase_free(std::map<std::uintptr_t, std::size_t>::iterator it) {
-        free_by_size_.erase({it->second, it->first});
+    static SizeIndex::node_type new_size_entry() {
+        SizeIndex scratch;
+        scratch.emplace(0, 0);
+        return scratch.extract(scratch.begin());
+    }
+    void erase_free(Blocks::iterator it) {
+        free_by_size_.erase({it->second.bytes, it->first});
         free_by_address_.erase(it);
     }
     // Returns the whole pages of a large freed block to the system (they read as zeros when reused).
@@ -152,9 +187,9 @@ private:
     std::mutex mutex_;
     std::size_t top_ = 0;          // bytes from base_ handed out at least once
     std::size_t committed_ = 0;    // bytes from base_ made accessible
-    std::map<std::uintptr_t, std::size_t> used_;
-    std::map<std::uintptr_t, std::size_t> free_by_address_;
-    std::set<std::pair<std::size_t, std::uintptr_t>> free_by_size_;
+    Blocks used_;
+    Blocks free_by_address_;
+    SizeIndex free_by_size_;
 };
 
 MemoryRegistry::MemoryRegistry() : heap_(std::make_unique<DeviceHeap>()) {}
@@ -169,15 +204,23 @@ void* MemoryRegistry::allocate(std::size_t size, MemoryKind kind, Device* device
     if (!detail::checked_add(size, padding, reserved) || !detail::checked_align_up(reserved, alignment, reserved))
         return nullptr;
     if (device && !device->reserve_memory(reserved)) return nullptr;
-    void* ptr = kind == MemoryKind::device ? heap_->allocate(reserved) : nullptr;
-    if (!ptr) ptr = std::aligned_alloc(alignment, reserved);
-    if (!ptr) {
+    void* ptr = nullptr;
+    try {
+        if (kind == MemoryKind::device) ptr = heap_->allocate(reserved);
+        if (!ptr) ptr = std::aligned_alloc(alignment, reserved);
+        if (!ptr) {
+            if (device) device->release_memory(reserved);
+            return nullptr;
+        }
+        std::unique_lock lock(mutex_);
+        allocations_.emplace(reinterpret_cast<std::uintptr_t>(ptr),
+                             Allocation{reinterpret_cast<std::uintptr_t>(ptr), size, reserved, kind, device});
+    } catch (const std::bad_alloc&) {
+        // No memory for the bookkeeping: the bytes and the device's reservation go back.
+        release(ptr);
         if (device) device->release_memory(reserved);
-        return nullptr;
+        throw;
     }
-    std::unique_lock lock(mutex_);
-    allocations_.emplace(reinterpret_cast<std::uintptr_t>(ptr),
-                         Allocation{reinterpret_cast<std::uintptr_t>(ptr), size, reserved, kind, device});
     return ptr;
 }
 
@@ -208,6 +251,7 @@ std::optional<Allocation> MemoryRegistry::take(void* ptr, MemoryKind kind) {
 std::vector<void*> MemoryRegistry::take_device(const Device& device) {
     std::vector<void*> taken;
     std::unique_lock lock(mutex_);
+    taken.reserve(allocations_.size());  // an allocation erased here must reach the caller
     for (auto it = allocations_.begin(); it != allocations_.end();) {
         if (it->second.device == &device) {
             taken.push_back(reinterpret_cast<void*>(it->first));

@@ -23,8 +23,13 @@ bool runs_inline(OpKind kind) {
 }
 
 // Nodes that run inline and make further inline nodes ready are queued here rather than run
-// recursively, so that a long ping-pong of event nodes does not grow the stack.
-__attribute__((tls_model("initial-exec"))) thread_local std::vector<OpNode*>* inline_backlog = nullptr;
+// recursively, so that a long ping-pong of event nodes does not grow the stack. The queue is linked
+// through the nodes: making a node ready must not allocate.
+struct InlineBacklog {
+    bool draining = false;
+    OpNode* head = nullptr;
+};
+__attribute__((tls_model("initial-exec"))) thread_local InlineBacklog inline_backlog;
 }  // namespace
 
 OpNode::OpNode(OpPool& pool, flow::graph& graph, int level, bool prioritized)
@@ -77,19 +82,18 @@ void OpNode::start() {
         node_.try_put(flow::continue_msg());
         return;
     }
-    if (inline_backlog) {
-        inline_backlog->push_back(this);
+    if (inline_backlog.draining) {
+        next_inline_ = inline_backlog.head;
+        inline_backlog.head = this;
         return;
     }
-    std::vector<OpNode*> backlog;
-    inline_backlog = &backlog;
+    inline_backlog.draining = true;
     run(false);
-    while (!backlog.empty()) {
-        OpNode* next = backlog.back();
-        backlog.pop_back();
+    while (OpNode* next = inline_backlog.head) {
+        inline_backlog.head = next->next_inline_;
         next->run(false);
     }
-    inline_backlog = nullptr;
+    inline_backlog.draining = false;
 }
 
 bool OpNode::chain(OpNode* next) {
@@ -97,7 +101,7 @@ bool OpNode::chain(OpNode* next) {
     {
         oneapi::tbb::spin_mutex::scoped_lock lock(mutex_);
         if (!finished_) {
-            successors_.push_back(next);
+            next_in_stream_ = next;
             chained_ = true;
             return true;
         }
@@ -118,8 +122,18 @@ void OpNode::release_tail() {
     if (recycled) pool_.release(this, level_, prioritized_);
 }
 
+void OpNode::discard() {
+    operation_.work.reset();
+    {
+        oneapi::tbb::spin_mutex::scoped_lock lock(mutex_);
+        reset_locked();
+    }
+    pool_.release(this, level_, prioritized_);
+}
+
 bool OpNode::reset_locked() {
     finished_ = retired_ = chained_ = detached_ = false;
+    next_in_stream_ = nullptr;
     successors_.clear();
     ++generation_;
     return true;
@@ -185,21 +199,25 @@ void OpNode::fail(int code, const std::string& message) {
 OpNode* OpNode::finish(bool may_continue) {
     operation_.work.reset();
     bool chained;
+    OpNode* next;
     {
         oneapi::tbb::spin_mutex::scoped_lock lock(mutex_);
         finished_ = true;
         chained = chained_;
+        next = next_in_stream_;
     }
     // successors_ no longer changes once finished_ is set.
     OpNode* continuation = nullptr;
-    for (OpNode* successor : successors_) {
-        if (!successor->release()) continue;
+    auto release_successor = [&](OpNode* successor) {
+        if (!successor->release()) return;
         if (may_continue && !continuation && !successor->runs_inline_ && !successor->prioritized_) {
             continuation = successor;
         } else {
             successor->start();
         }
-    }
+    };
+    if (next) release_successor(next);
+    for (OpNode* successor : successors_) release_successor(successor);
     const bool held = holds_device_;
     if (held) stream_->deferred_.fetch_sub(1, std::memory_order_acq_rel);
     stream_->on_finished();  // the stream may be destroyed from here on
@@ -229,6 +247,12 @@ struct LastLocal {
 __attribute__((tls_model("initial-exec"))) thread_local LastLocal last_local;
 }  // namespace
 
+OpPool::Local::Local() {
+    for (auto& by_level : nodes) {
+        for (FreeNodes& free : by_level) free.reserve(2 * batch);
+    }
+}
+
 OpPool::OpPool(flow::graph& graph) : graph_(graph), id_(++pool_ids) {}
 
 OpPool::~OpPool() = default;
@@ -253,6 +277,12 @@ OpNode* OpPool::acquire(int level, bool prioritized) {
         return node;
     }
     auto node = std::make_unique<OpNode>(*this, graph_, level, prioritized);
+    {
+        Shared& shared = shared_[prioritized][level];
+        oneapi::tbb::spin_mutex::scoped_lock lock(shared.mutex);
+        if (shared.nodes.capacity() <= shared.built) shared.nodes.reserve(std::max(2 * shared.nodes.capacity(), 2 * batch));
+        ++shared.built;
+    }
     OpNode* raw = node.get();
     oneapi::tbb::spin_mutex::scoped_lock lock(all_mutex_);
     all_.push_back(std::move(node));

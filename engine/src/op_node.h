@@ -43,14 +43,17 @@ public:
     // Read by the thread that prepared the node, before it is submitted.
     std::uint32_t generation() const { return generation_; }
     // Registers `successor` to be released when this node finishes. False when this node has
-    // already finished or has been recycled since `generation` was read.
+    // already finished or has been recycled since `generation` was read. May throw bad_alloc.
     bool add_successor(OpNode* successor, std::uint32_t generation);
+    // Returns a prepared node that will not be submitted (its enqueue failed) to the pool.
+    void discard();
 
     void add_dependency() { pending_.fetch_add(1, std::memory_order_relaxed); }
     // Drops a dependency that turned out not to be needed; the guard keeps the count above zero.
     void drop_dependency() { pending_.fetch_sub(1, std::memory_order_relaxed); }
 
     // Makes `next` the node's successor in its stream; false if this node has already finished.
+    // Never allocates.
     // A node is recycled once its finish() is over and it is no longer its stream's tail:
     // whichever of the two comes second recycles it.
     bool chain(OpNode* next);
@@ -113,7 +116,11 @@ private:
     bool chained_ = false;   // its stream has linked a next node after it
     bool detached_ = false;  // its stream found it finished, or was destroyed, and let go of it
     std::uint32_t generation_ = 0;
+    // The stream's next node is kept apart from the event waits so that linking it, which
+    // happens after the node is published as its stream's tail, cannot fail for want of memory.
+    OpNode* next_in_stream_ = nullptr;
     std::vector<OpNode*> successors_;
+    OpNode* next_inline_ = nullptr;  // the thread's backlog of inline nodes to run (see start)
 };
 
 template <class KeepGoing>
@@ -141,11 +148,16 @@ private:
     static constexpr int levels = 8;
     static constexpr std::size_t batch = 32;
     using FreeNodes = std::vector<OpNode*>;
+    // Releasing a node never allocates: it runs where a finished node cannot report a failure
+    // (a worker, or a thread synchronizing or destroying a stream). Local lists keep room for
+    // their largest size, and the shared list for every node of its kind ever built.
     struct Shared {
         oneapi::tbb::spin_mutex mutex;
         FreeNodes nodes;
+        std::size_t built = 0;
     };
     struct Local {
+        Local();
         FreeNodes nodes[2][levels];  // [prioritized][level]
     };
 

@@ -34,7 +34,7 @@ Runtime::~Runtime() {
 }
 
 bool Runtime::release_memory(void* ptr, MemoryKind kind) {
-    if (!memory_.take(ptr, kind)) return false;
+    // What may fail comes before the allocation ends, so that a failed free leaves it allocated.
     std::vector<StreamMark> marks;
     {
         std::lock_guard lock(devices_mutex_);
@@ -45,11 +45,16 @@ bool Runtime::release_memory(void* ptr, MemoryKind kind) {
         }
     }
     reclaim();
+    std::unique_lock quarantine_lock(quarantine_mutex_, std::defer_lock);
+    if (!marks.empty()) {
+        quarantine_lock.lock();
+        if (quarantine_.size() == quarantine_.capacity()) quarantine_.reserve(std::max<std::size_t>(2 * quarantine_.capacity(), 8));
+    }
+    if (!memory_.take(ptr, kind)) return false;
     if (marks.empty()) {
         memory_.release(ptr);
         return true;
     }
-    std::lock_guard lock(quarantine_mutex_);
     quarantine_.push_back(Quarantined{ptr, std::move(marks)});
     return true;
 }
@@ -62,30 +67,31 @@ bool Runtime::reached(const StreamMark& mark) {
 }
 
 void Runtime::reclaim() {
-    std::vector<Quarantined> done;
-    {
-        std::lock_guard lock(quarantine_mutex_);
-        auto waiting_end = std::partition(quarantine_.begin(), quarantine_.end(), [this](const Quarantined& entry) {
-            return !std::all_of(entry.marks.begin(), entry.marks.end(), [this](const StreamMark& mark) { return reached(mark); });
-        });
-        done.assign(std::make_move_iterator(waiting_end), std::make_move_iterator(quarantine_.end()));
-        quarantine_.erase(waiting_end, quarantine_.end());
-    }
-    for (Quarantined& entry : done) memory_.release(entry.bytes);
+    // Released under the lock rather than moved out: that would allocate, and releasing does not.
+    std::lock_guard lock(quarantine_mutex_);
+    auto waiting_end = std::partition(quarantine_.begin(), quarantine_.end(), [this](const Quarantined& entry) {
+        return !std::all_of(entry.marks.begin(), entry.marks.end(), [this](const StreamMark& mark) { return reached(mark); });
+    });
+    for (auto done = waiting_end; done != quarantine_.end(); ++done) memory_.release(done->bytes);
+    quarantine_.erase(waiting_end, quarantine_.end());
 }
 
-Device& Runtime::acquire_device(int id) {
+Device& Runtime::create_device(int id) {
     std::lock_guard lock(devices_mutex_);
     Slot& slot = devices_.at(static_cast<std::size_t>(id));
     if (!slot.device) slot.device = std::make_unique<Device>(id, config_);
-    ++slot.references;
     return *slot.device;
+}
+
+void Runtime::add_reference(int id) {
+    std::lock_guard lock(devices_mutex_);
+    ++devices_[static_cast<std::size_t>(id)].references;
 }
 
 int Runtime::release_device(int id, bool all) {
     std::lock_guard lock(devices_mutex_);
     Slot& slot = devices_.at(static_cast<std::size_t>(id));
-    if (!slot.device) return -1;
+    if (!slot.device || slot.references == 0) return -1;
     slot.references = all ? 0 : std::max(0, slot.references - 1);
     return slot.references;
 }

@@ -3,7 +3,6 @@
 // stream). The default stream does not synchronize implicitly with other streams.
 #include <memory>
 #include <mutex>
-#include <vector>
 
 namespace canopy::engine {
 
@@ -23,15 +22,18 @@ public:
     // aclrtDestroyStreamForce: the stream's handle is gone but the work already enqueued still
     // runs, as on the device where it is queued in hardware. The context keeps the stream until it
     // is idle (or the context goes away, which waits for it); finished ones are let go of here.
+    // Never allocates: the handle is already gone when it is called.
     void retire(std::shared_ptr<Stream> stream);
     // Waits for every retired stream and destroys it (before the device's memory is released).
     void drain_retired();
 
 private:
+    static void destroy_all(std::shared_ptr<Stream> list);
+
     Device& device_;
     std::unique_ptr<Stream> default_stream_;
     std::mutex retired_mutex_;
-    std::vector<std::shared_ptr<Stream>> retired_;
+    std::shared_ptr<Stream> retired_;  // a list linked through Stream::next_retired_
 };
 
 }  // namespace canopy::engine

@@ -172,15 +172,18 @@ private:
     TaskFault last_fault_{};
     std::unordered_set<int> peers_;  // guarded by status_mutex_
     std::atomic<bool> mixed_priorities_{false};
+    // On the sleeping thread's stack, linked under sleep_mutex_: going to sleep allocates nothing,
+    // since it happens where a failure cannot be reported (a stream's destructor).
     struct Sleeper {
         const Stream* stream;
         std::uint64_t target;
+        Sleeper* next;
         bool woken = false;
     };
     std::atomic<int> sleepers_{0};
     std::mutex sleep_mutex_;
     std::condition_variable wake_;
-    std::vector<Sleeper*> sleeping_;
+    Sleeper* sleeping_ = nullptr;
 
     std::mutex streams_mutex_;
     std::unordered_set<Stream*> streams_;

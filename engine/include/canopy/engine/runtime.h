@@ -26,11 +26,14 @@ public:
     const RuntimeConfig& config() const { return config_; }
     int device_count() const { return config_.device_count; }
 
-    // aclrtSetDevice: creates the device on first use and counts the reference. id must be valid.
-    Device& acquire_device(int id);
+    // aclrtSetDevice: creates the device on first use, without a reference yet, so that a failure
+    // of what the caller builds on it next leaves the device unset. id must be valid.
+    Device& create_device(int id);
+    // Counts a reference on a device that create_device made (never fails).
+    void add_reference(int id);
     // aclrtResetDevice(Force): drops one (or every) reference; returns the references left, or -1
-    // when the device was not set. At zero the caller releases what it built on the device, then
-    // calls destroy_device.
+    // when the device was not set (no reference, even if it exists). At zero the caller releases
+    // what it built on the device, then calls destroy_device.
     int release_device(int id, bool all);
     // The references release_device would drop from: 0 when the device is not set.
     int device_references(int id);

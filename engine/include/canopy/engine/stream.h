@@ -135,6 +135,7 @@ private:
     friend class Device;
     friend class OpNode;
     friend class Event;
+    friend class Context;
 
     // Called before prepare by everything that submits (see enqueue).
     void make_room() {
@@ -171,6 +172,8 @@ private:
 
     // The submitting threads' and the workers' counters live on separate cache lines.
     std::atomic<TaskRecorder*> recorder_{nullptr};
+    // The next stream in its context's list of retired streams (Context::retire).
+    std::shared_ptr<Stream> next_retired_;
 
     alignas(64) std::atomic<OpNode*> tail_{nullptr};
     std::atomic<std::uint64_t> submitted_{0};
