@@ -53,6 +53,7 @@ struct Capture {
     // Per event recorded by the capture: the frontier of the recording stream at the record.
     std::unordered_map<const engine::Event*, std::vector<std::size_t>> marks;
     std::vector<std::shared_ptr<engine::Event>> external_records;
+    std::vector<const engine::Event*> external_waits;
     std::vector<std::pair<std::uint64_t*, std::uint64_t>> presets;
     std::shared_ptr<TaskGroup> open_group;
     CaptureMember* group_member = nullptr;
@@ -223,6 +224,16 @@ std::pair<aclError, std::string> check_complete(const Capture& capture) {
     if (capture.open_group) {
         return {ACL_ERROR_STREAM_TASK_GROUP_STATUS, stream_text(*capture.group_member) +
                                                         " has a task group still open (aclmdlRICaptureTaskGrpEnd)"};
+    }
+    // A replay counts as the most recent record of the events it records externally from its
+    // enqueue on, so its own wait for one of them would wait for itself.
+    for (const std::shared_ptr<engine::Event>& recorded : capture.external_records) {
+        if (std::find(capture.external_waits.begin(), capture.external_waits.end(), recorded.get()) !=
+            capture.external_waits.end()) {
+            return {ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                    "the capture both waits for an event recorded outside it and records that event for waiters "
+                    "outside it (ACL_EVENT_RECORD_EXTERNAL): its replays would wait for themselves; use two events"};
+        }
     }
     // Every task must lead to the origin's frontier.
     std::vector<bool> reached(capture.tasks.size(), false);
@@ -409,6 +420,7 @@ bool capture_wait(State& state, engine::Stream& stream, aclrtStream handle, aclr
         return true;
     }
     // An event recorded outside the capture: the replay waits for it when it gets there.
+    capture.external_waits.push_back(shared.get());
     engine::GraphTask task;
     task.operation.kind = engine::OpKind::event_wait;
     task.start = [shared](engine::Replay&, engine::GraphResume resume) {
