@@ -156,7 +156,8 @@ std::shared_ptr<Model> model_handle(State& state, aclmdlRI handle) {
     return model;
 }
 
-void check_mode(aclmdlRICaptureMode mode, const char* argument) {
+// By reference: a C caller may pass any integer, and copying an invalid enum value is undefined.
+void check_mode(const aclmdlRICaptureMode& mode, const char* argument) {
     const auto value = raw_value(mode);
     if (value < ACL_MODEL_RI_CAPTURE_MODE_GLOBAL || value > ACL_MODEL_RI_CAPTURE_MODE_RELAXED) {
         fail(ACL_ERROR_INVALID_PARAM, std::string(argument) + " " + std::to_string(value) +
@@ -164,10 +165,9 @@ void check_mode(aclmdlRICaptureMode mode, const char* argument) {
     }
 }
 
-// Starts capturing `stream` into `model` (new, or a branch of a conditional task).
+// Starts capturing `stream` into `model` (new, or a branch of a conditional task) in `mode`, checked.
 void begin(State& state, aclrtStream stream, std::shared_ptr<Model> model, void* model_handle, aclmdlRICaptureMode mode) {
     if (!stream) fail(ACL_ERROR_INVALID_PARAM, "stream is NULL: the default stream cannot be captured");
-    check_mode(mode, "mode");
     engine::Stream& target = target_stream(state, stream, "stream");
     if (stream == default_stream_handle(state, target.context()))
         fail(ACL_ERROR_INVALID_PARAM, "stream " + describe(stream) + " is the default stream, which cannot be captured");
@@ -518,6 +518,7 @@ extern "C" {
 
 aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
     return call("aclmdlRICaptureBegin", [&] {
+        check_mode(mode, "mode");
         State& s = state();
         auto model = std::make_shared<Model>();
         model->building = false;
@@ -534,6 +535,7 @@ aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
 
 aclError aclmdlRICaptureToModelRIBegin(aclrtStream stream, aclmdlRI modelRI, aclmdlRICaptureMode mode) {
     return call("aclmdlRICaptureToModelRIBegin", [&] {
+        check_mode(mode, "mode");
         State& s = state();
         std::shared_ptr<Model> model = model_handle(s, modelRI);
         {
