@@ -46,30 +46,47 @@ CapturedGraph::CapturedGraph(Device& device, std::vector<GraphTask> tasks, std::
     });
     flow::graph& graph = *graph_;
     const std::size_t count = tasks_.size();
-    for (std::size_t i = 0; i < count; ++i) nodes_.emplace_back(graph, [this, i](const flow::continue_msg&) { run_task(i); });
-    gates_.resize(count);
+    std::vector<std::size_t> successors(count, 0);
+    for (const GraphTask& task : tasks_)
+        for (std::size_t before : task.after) ++successors[before];
+    // A synchronous task whose one predecessor is synchronous and has no other successor continues
+    // that predecessor's segment (the predecessor is then the segment's last task).
+    std::vector<std::size_t> segment_of(count);
     for (std::size_t i = 0; i < count; ++i) {
-        if (tasks_[i].start) {
-            // Put by GraphResume, through no edge: one message releases it.
-            nodes_.emplace_back(graph, 1, [](const flow::continue_msg&) {});
-            gates_[i] = &nodes_.back();
+        const GraphTask& task = tasks_[i];
+        if (!task.start && task.after.size() == 1 && !tasks_[task.after[0]].start && successors[task.after[0]] == 1) {
+            segment_of[i] = segment_of[task.after[0]];
+            segments_[segment_of[i]].push_back(i);
         } else {
-            gates_[i] = &nodes_[i];
+            segment_of[i] = segments_.size();
+            segments_.push_back({i});
         }
+    }
+    for (std::size_t s = 0; s < segments_.size(); ++s)
+        nodes_.emplace_back(graph, [this, s](const flow::continue_msg&) { run_segment(s); });
+    gates_.resize(count, nullptr);
+    for (std::size_t i = 0; i < count; ++i) {
+        // Put by GraphResume, through no edge: one message releases it.
+        if (tasks_[i].start) gates_[i] = &nodes_.emplace_back(graph, 1, [](const flow::continue_msg&) {});
     }
     source_ = &nodes_.emplace_back(graph, [](const flow::continue_msg&) {});
     sink_ = &nodes_.emplace_back(graph, [this](const flow::continue_msg&) { finish(); });
-    std::vector<bool> followed(count, false);
-    for (std::size_t i = 0; i < count; ++i) {
-        for (std::size_t before : tasks_[i].after) {
-            flow::make_edge(*gates_[before], nodes_[i]);
-            followed[before] = true;
-        }
-        if (tasks_[i].after.empty()) flow::make_edge(*source_, nodes_[i]);
+    for (std::size_t s = 0; s < segments_.size(); ++s) {
+        const GraphTask& first = tasks_[segments_[s].front()];
+        for (std::size_t before : first.after) flow::make_edge(out(segment_of[before]), nodes_[s]);
+        if (first.after.empty()) flow::make_edge(*source_, nodes_[s]);
+        if (successors[segments_[s].back()] == 0) flow::make_edge(out(s), *sink_);
     }
-    for (std::size_t i = 0; i < count; ++i)
-        if (!followed[i]) flow::make_edge(*gates_[i], *sink_);
     if (count == 0) flow::make_edge(*source_, *sink_);
+}
+
+CapturedGraph::Node& CapturedGraph::out(std::size_t segment) {
+    const std::size_t last = segments_[segment].back();
+    return tasks_[last].start ? *gates_[last] : nodes_[segment];
+}
+
+void CapturedGraph::run_segment(std::size_t segment) {
+    for (std::size_t task : segments_[segment]) run_task(task);
 }
 
 CapturedGraph::~CapturedGraph() {
@@ -176,6 +193,15 @@ void CapturedGraph::begin_execution(std::unique_ptr<Execution> execution) {
         }
         running_ = true;
         current_ = std::move(execution);
+    }
+    if (segments_.size() == 1 && !tasks_.front().start) {
+        // One stream's work and nothing else: TBB would run its one node right after the source,
+        // so the replay's operation runs it, with no task to spawn or worker to wake.
+        for (const auto& [where, value] : presets_) *where = value;
+        replay_ = &current_->replay;
+        run_segment(0);
+        end_execution();
+        return;
     }
     start(current_->replay, [this] { end_execution(); });
 }

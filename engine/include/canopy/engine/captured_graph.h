@@ -1,7 +1,9 @@
 #pragma once
-// A captured stream region compiled into a persistent tbb::flow graph: one continue_node per task,
-// stream order and event record/wait pairs as make_edge edges, built once and replayed as often
-// as the program executes it. A replay is one operation of the executing stream: its work defers
+// A captured stream region compiled into a persistent tbb::flow graph: continue_nodes running the
+// tasks, stream order and event record/wait pairs as make_edge edges, built once and replayed as
+// often as the program executes it. A run of tasks that follow only each other (one stream's work
+// between two cross-stream edges) is one node: TBB would run them one after the other anyway, at
+// some 45 ns per node. A graph that is one such run is run by the replay's operation itself. A replay is one operation of the executing stream: its work defers
 // the operation's completion, try_puts the graph's source, and the graph's sink completes it, so
 // no thread blocks while the graph runs.
 #include <atomic>
@@ -102,6 +104,8 @@ private:
     using Node = oneapi::tbb::flow::continue_node<oneapi::tbb::flow::continue_msg>;
 
     void run_task(std::size_t task);
+    void run_segment(std::size_t segment);
+    Node& out(std::size_t segment);
     void start(Replay& replay, std::function<void()> done);
     void finish();
     void begin_execution(std::unique_ptr<Execution> execution);
@@ -117,8 +121,9 @@ private:
 
     std::unique_ptr<oneapi::tbb::flow::graph> graph_;
     std::unique_ptr<oneapi::tbb::task_arena> arena_;  // the device's, attached: outlives a reset device
-    std::deque<Node> nodes_;  // per task its node, then the gates, the source and the sink
-    std::vector<Node*> gates_;  // per task: the node that releases its successors
+    std::vector<std::vector<std::size_t>> segments_;  // tasks one node runs in order
+    std::deque<Node> nodes_;    // per segment its node, then the gates, the source and the sink
+    std::vector<Node*> gates_;  // per asynchronous task: the node that releases its successors
     Node* source_ = nullptr;
     Node* sink_ = nullptr;
 
