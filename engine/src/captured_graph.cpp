@@ -208,26 +208,27 @@ void CapturedGraph::begin_execution(std::unique_ptr<Execution> execution) {
 
 void CapturedGraph::end_execution() {
     std::unique_ptr<Execution> finished;
+    bool next;
     {
         std::lock_guard lock(mutex_);
         finished = std::move(current_);
+        next = !queue_.empty();
+        if (next) {
+            current_ = std::move(queue_.front());
+            queue_.pop_front();
+        } else {
+            running_ = false;
+        }
     }
     Replay& replay = finished->replay;
     for (auto& [event, sequence] : replay.records_) event->finish_record(sequence);
     replay.records_.clear();
+    // Completing the operation may let aclmdlRIDestroy free this graph (its last pending replay
+    // ends): nothing of it is touched afterwards, unless a queued replay, still pending, follows.
     if (replay.code_ != 0) replay.completion_.fail(replay.code_, replay.message_);
     else replay.completion_.complete();
     finished.reset();
-    {
-        std::lock_guard lock(mutex_);
-        if (queue_.empty()) {
-            running_ = false;
-            return;
-        }
-        current_ = std::move(queue_.front());
-        queue_.pop_front();
-    }
-    start(current_->replay, [this] { end_execution(); });
+    if (next) start(current_->replay, [this] { end_execution(); });
 }
 
 void CapturedGraph::release_pending() {
