@@ -14,10 +14,8 @@
 #include <fstream>
 #include <thread>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "canopy/engine/captured_graph.h"
-#include "canopy/engine/detail/checked.h"
 #include "canopy/engine/failure.h"
 #include "canopy/engine/memory.h"
 #include "model_build.h"
@@ -50,8 +48,10 @@ struct Capture {
     std::vector<engine::GraphTask> tasks;
     std::vector<CapturedTaskInfo> info;
     std::vector<std::unique_ptr<CaptureMember>> members;  // [0]: the origin stream
-    // Per event recorded by the capture: the frontier of the recording stream at the record.
+    // Per event recorded by the capture: the frontier of the recording stream at the record. The
+    // events are kept alive until the capture ends, so that no new event takes a marked address.
     std::unordered_map<const engine::Event*, std::vector<std::size_t>> marks;
+    std::vector<std::shared_ptr<engine::Event>> marked;
     std::vector<std::shared_ptr<engine::Event>> external_records;
     std::vector<const engine::Event*> external_waits;
     std::vector<std::pair<std::uint64_t*, std::uint64_t>> presets;
@@ -379,6 +379,7 @@ bool capture_record(State& state, engine::Stream& stream, aclrtEvent event, bool
     Capture& capture = member->capture;
     std::lock_guard lock(capture.mutex);
     refuse_if_invalidated(capture);
+    if (capture.marks.find(shared.get()) == capture.marks.end()) capture.marked.push_back(shared);
     capture.marks[shared.get()] = member->frontier;
     if (external && std::find(capture.external_records.begin(), capture.external_records.end(), shared) ==
                         capture.external_records.end()) {
