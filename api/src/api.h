@@ -1,6 +1,7 @@
 #pragma once
 // Shared by the C entry points: the runtime state between aclInit and aclFinalize, the handle
 // tables, the calling thread's current context, argument checks and the thread-local error text.
+#include <atomic>
 #include <cstdint>
 #include <cstring>
 #include <functional>
@@ -90,6 +91,8 @@ struct Label;
 struct LabelList;
 // Model runtime instances built task by task (model_build.cpp).
 struct Model;
+struct TaskGroup;
+struct CondHandle;
 
 struct State {
     explicit State(const engine::RuntimeConfig& config)
@@ -113,6 +116,8 @@ struct State {
     HandleTable<Label, HandleTag::label> labels;
     HandleTable<LabelList, HandleTag::label_list> label_lists;
     HandleTable<Model, HandleTag::model> models;
+    HandleTable<TaskGroup, HandleTag::task_group> task_groups;
+    HandleTable<CondHandle, HandleTag::cond_handle> cond_handles;
 };
 
 // The state, or ACL_ERROR_UNINITIALIZE when aclInit has not been called.
@@ -187,5 +192,25 @@ std::vector<void*> stream_handles(State& state, const std::function<bool(const e
 // current device (aclrtDeviceEnablePeerAccess); ACL_ERROR_RT_NO_PERMISSION otherwise (peer.cpp).
 // The devices are those of the copy's device-memory sides, nullptr for host memory.
 void check_peer_access(State& state, const engine::Device* dst, const engine::Device* src);
+
+// Stream capture (capture.cpp).
+// Captures running in the process: while there are none, the event calls take their usual path.
+extern std::atomic<int> running_captures;
+inline bool captures_running() { return running_captures.load(std::memory_order_acquire) != 0; }
+// Whether the stream records into a capture (its own or one it joined).
+bool capturing(const engine::Stream& stream);
+// aclrtMemcpy, aclrtMemset, aclrtMemcpy2d and asynchronous copies of pageable memory, which CANN
+// calls unsafe during a capture: ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT when the calling thread's
+// capture mode forbids them (aclmdlRICaptureThreadExchangeMode).
+void refuse_unsafe_during_capture(const char* what);
+// Synchronizing or querying a capturing stream fails with ACL_ERROR_RT_STREAM_CAPTURED and
+// invalidates its capture; so does synchronizing a device with a capture running.
+void refuse_capturing_stream(const engine::Stream& stream, const char* what);
+void refuse_device_sync_during_capture(const engine::Device& device);
+// Event records, waits and resets that a capture takes (true) instead of the stream: on a
+// capturing stream, or, for a wait, on a stream that joins a capture by waiting.
+bool capture_record(State& state, engine::Stream& stream, aclrtEvent event, bool external);
+bool capture_wait(State& state, engine::Stream& stream, aclrtStream handle, aclrtEvent event, bool external);
+bool capture_reset(State& state, engine::Stream& stream, aclrtEvent event);
 
 }  // namespace canopy::api

@@ -131,6 +131,7 @@ aclError aclrtGetDeviceCount(uint32_t* count) {
 aclError aclrtSynchronizeDevice(void) {
     return call("aclrtSynchronizeDevice", [] {
         engine::Device& device = current_context(state()).device();
+        refuse_device_sync_during_capture(device);
         refuse_waiting_for_own_work(device, "cannot synchronize");
         check(device.synchronize(-1));
     });
@@ -141,6 +142,7 @@ aclError aclrtSynchronizeDeviceWithTimeout(int32_t timeout) {
         State& s = state();
         if (timeout < -1) fail(ACL_ERROR_RT_PARAM_INVALID, "timeout " + std::to_string(timeout) + " is below -1");
         engine::Device& device = current_context(s).device();
+        refuse_device_sync_during_capture(device);
         refuse_waiting_for_own_work(device, "cannot synchronize");
         check(device.synchronize(timeout));
     });

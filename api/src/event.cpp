@@ -77,11 +77,36 @@ aclError aclrtDestroyEvent(aclrtEvent event) {
     });
 }
 
+namespace {
+void record_event(aclrtEvent event, aclrtStream stream, bool external) {
+    State& s = state();
+    engine::Event& target = event_handle(s, event, "event");
+    engine::Stream& recording = target_stream(s, stream, "stream");
+    if ((recording.recorder() || captures_running()) && capture_record(s, recording, event, external)) return;
+    target.record(recording);
+}
+
+void wait_event(aclrtStream stream, aclrtEvent event, bool external) {
+    State& s = state();
+    engine::Event& target = event_handle(s, event, "event");
+    engine::Stream& waiting = target_stream(s, stream, "stream");
+    if ((waiting.recorder() || captures_running()) && capture_wait(s, waiting, stream, event, external)) return;
+    target.wait(waiting);
+}
+}  // namespace
+
 aclError aclrtRecordEvent(aclrtEvent event, aclrtStream stream) {
-    return call("aclrtRecordEvent", [&] {
-        State& s = state();
-        engine::Event& target = event_handle(s, event, "event");
-        target.record(target_stream(s, stream, "stream"));
+    return call("aclrtRecordEvent", [&] { record_event(event, stream, false); });
+}
+
+aclError aclrtRecordEventWithFlag(aclrtEvent event, aclrtStream stream, uint32_t flag) {
+    return call("aclrtRecordEventWithFlag", [&] {
+        if (flag != ACL_EVENT_RECORD_DEFAULT && flag != ACL_EVENT_RECORD_EXTERNAL) {
+            fail(ACL_ERROR_INVALID_PARAM, "flag " + std::to_string(flag) +
+                                              " is neither ACL_EVENT_RECORD_DEFAULT nor ACL_EVENT_RECORD_EXTERNAL");
+        }
+        // Outside a capture an external record is an ordinary one.
+        record_event(event, stream, flag == ACL_EVENT_RECORD_EXTERNAL);
     });
 }
 
@@ -89,15 +114,29 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
     return call("aclrtResetEvent", [&] {
         State& s = state();
         engine::Event& target = event_handle(s, event, "event");
-        target.reset(target_stream(s, stream, "stream"));
+        engine::Stream& resetting = target_stream(s, stream, "stream");
+        if (resetting.recorder() && capture_reset(s, resetting, event)) return;
+        target.reset(resetting);
     });
 }
 
 aclError aclrtStreamWaitEvent(aclrtStream stream, aclrtEvent event) {
-    return call("aclrtStreamWaitEvent", [&] {
-        State& s = state();
-        engine::Event& target = event_handle(s, event, "event");
-        target.wait(target_stream(s, stream, "stream"));
+    return call("aclrtStreamWaitEvent", [&] { wait_event(stream, event, false); });
+}
+
+aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint32_t timeout, uint32_t flag) {
+    return call("aclrtStreamWaitEventWithFlag", [&] {
+        if (flag != ACL_EVENT_WAIT_DEFAULT && flag != ACL_EVENT_WAIT_EXTERNAL) {
+            fail(ACL_ERROR_INVALID_PARAM, "flag " + std::to_string(flag) +
+                                              " is neither ACL_EVENT_WAIT_DEFAULT nor ACL_EVENT_WAIT_EXTERNAL");
+        }
+        if (flag == ACL_EVENT_WAIT_EXTERNAL && timeout != 0)
+            fail(ACL_ERROR_INVALID_PARAM, "timeout " + std::to_string(timeout) + " must be 0 with ACL_EVENT_WAIT_EXTERNAL");
+        if (timeout != 0) {
+            fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "timeout " + std::to_string(timeout) +
+                                                       ": Canopy's event waits have no time limit; pass 0");
+        }
+        wait_event(stream, event, flag == ACL_EVENT_WAIT_EXTERNAL);
     });
 }
 

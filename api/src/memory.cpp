@@ -272,6 +272,7 @@ aclError aclrtMemcpy(void* dst, size_t destMax, const void* src, size_t count, a
         State& s = state();
         engine::Device& device = current_context(s).device();
         if (!check_copy(s, dst, destMax, src, count, kind).needed) return;
+        refuse_unsafe_during_capture("aclrtMemcpy");
         // Synchronous, on the calling thread helped by the device's workers. As documented for
         // CANN it does not wait for any stream (programs synchronize first), unless the runtime
         // was configured to order it after queued work (sync_copies_wait, config.h).
@@ -288,6 +289,12 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
         const CheckedCopy copy = check_copy(s, dst, destMax, src, count, kind);
         if (!copy.needed) return;
         if (copy.pageable) {
+            refuse_unsafe_during_capture("aclrtMemcpyAsync from or to pageable host memory");
+            // A capture records the copy: the replay copies from the buffer as it then is.
+            if (capturing(target)) {
+                target.enqueue(copy_operation(dst, src, count, copy.direction));
+                return;
+            }
             // As CANN: pageable host memory is copied synchronously once the stream has drained,
             // so the caller may reuse its buffer as soon as the call returns.
             check(target.synchronize());
@@ -304,6 +311,7 @@ aclError aclrtMemset(void* devPtr, size_t maxCount, int32_t value, size_t count)
         engine::Device& device = current_context(s).device();
         check_memset(s, devPtr, maxCount, count);
         if (count == 0) return;
+        refuse_unsafe_during_capture("aclrtMemset");
         wait_if_configured(device);
         device.arena().execute([&] { engine::fill_bytes(devPtr, value, count); });
     });
@@ -327,6 +335,7 @@ aclError aclrtMemcpy2d(void* dst, size_t dpitch, const void* src, size_t spitch,
         State& s = state();
         engine::Device& device = current_context(s).device();
         if (!check_copy_2d(s, dst, dpitch, src, spitch, width, height, kind).needed) return;
+        refuse_unsafe_during_capture("aclrtMemcpy2d");
         wait_if_configured(device);
         device.arena().execute([&] { engine::copy_2d(dst, dpitch, src, spitch, width, height); });
     });
@@ -340,9 +349,12 @@ aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t sp
         const CheckedCopy copy = check_copy_2d(s, dst, dpitch, src, spitch, width, height, kind);
         if (!copy.needed) return;
         if (copy.pageable) {
-            check(target.synchronize());
-            target.device().arena().execute([&] { engine::copy_2d(dst, dpitch, src, spitch, width, height); });
-            return;
+            refuse_unsafe_during_capture("aclrtMemcpy2dAsync from or to pageable host memory");
+            if (!capturing(target)) {
+                check(target.synchronize());
+                target.device().arena().execute([&] { engine::copy_2d(dst, dpitch, src, spitch, width, height); });
+                return;
+            }
         }
         target.enqueue(engine::Operation{engine::OpKind::memcpy, width * height, copy.direction,
                                          [=](engine::OpRun&) { engine::copy_2d(dst, dpitch, src, spitch, width, height); }});

@@ -1,10 +1,14 @@
 // Model runtime instances built task by task: aclmdlRIBuildBegin, aclmdlRIBindStream (a persistent
 // stream whose enqueued work is then recorded instead of run), aclmdlRIEndTask, aclmdlRIBuildEnd,
-// aclmdlRIExecuteAsync, aclmdlRIUnbindStream, aclmdlRIDestroy. Executing a model enqueues one
-// operation on the executing stream; it runs the tasks of each head stream in order (the NPU runs
-// the head streams side by side; one after the other is one of its orders) and follows label
-// switches (label.cpp). Capture (aclmdlRICaptureBegin) is not part of this.
+// aclmdlRIExecuteAsync, aclmdlRIExecute, aclmdlRIUnbindStream, aclmdlRIDestroy, and the stream
+// tasks aclrtActiveStream and aclrtSwitchStream. Executing a model enqueues one operation on the
+// executing stream; it runs the tasks of each head stream in order, then of each stream activated
+// (the NPU runs them side by side; one after the other is one of its orders: an activated stream
+// runs after the one that activated it has ended), and follows label switches (label.cpp).
+// Captured models (capture.cpp) share the handles, execution and destruction.
 #include "model_build.h"
+
+#include <deque>
 
 #include "canopy/engine/failure.h"
 #include "canopy/engine/memory.h"
@@ -54,9 +58,24 @@ void unbind(ModelStream& bound) {
     bound.stream = nullptr;
 }
 
+template <class T>
+bool compare(const void* left, const void* right, aclrtCondition condition) {
+    const T a = *static_cast<const T*>(left);
+    const T b = *static_cast<const T*>(right);
+    switch (condition) {
+        case ACL_RT_EQUAL: return a == b;
+        case ACL_RT_NOT_EQUAL: return a != b;
+        case ACL_RT_GREATER: return a > b;
+        case ACL_RT_GREATER_OR_EQUAL: return a >= b;
+        case ACL_RT_LESS: return a < b;
+        case ACL_RT_LESS_OR_EQUAL: return a <= b;
+    }
+    return false;
+}
+
 // Runs a stream's tasks from `position`, following label switches (which may continue on another
-// bound stream: the switch stops the current one).
-void run_tasks(ModelStream* stream, std::size_t position, engine::OpRun& run) {
+// bound stream: the switch stops the current one); streams it activates join `activated`.
+void run_tasks(ModelStream* stream, std::size_t position, engine::OpRun& run, std::deque<ModelStream*>& activated) {
     while (position < stream->tasks.size()) {
         ModelTask& task = stream->tasks[position];
         switch (task.kind) {
@@ -65,6 +84,17 @@ void run_tasks(ModelStream* stream, std::size_t position, engine::OpRun& run) {
                 ++position;
                 break;
             case ModelTask::Kind::label: ++position; break;
+            case ModelTask::Kind::activate:
+                activated.push_back(task.target);
+                ++position;
+                break;
+            case ModelTask::Kind::switch_stream:
+                if (task.wide ? compare<std::int64_t>(task.left, task.right, task.condition)
+                              : compare<std::int32_t>(task.left, task.right, task.condition)) {
+                    activated.push_back(task.target);
+                }
+                ++position;
+                break;
             case ModelTask::Kind::switch_by_index: {
                 std::uint32_t index = *task.index;
                 // An index past the list goes to its last label, as on the device.
@@ -82,6 +112,44 @@ void run_tasks(ModelStream* stream, std::size_t position, engine::OpRun& run) {
             }
         }
     }
+}
+
+// Enqueues one execution of a model (built or captured) on `target`.
+void execute(const std::shared_ptr<Model>& model, aclmdlRI modelRI, engine::Stream& target, aclrtStream stream) {
+    if (model->captured) {
+        execute_captured(*model, modelRI, target, stream);
+        return;
+    }
+    {
+        std::lock_guard lock(model->mutex);
+        if (model->building) {
+            fail(ACL_ERROR_RT_STREAM_MODEL, "modelRI " + describe(modelRI) + " is still being built (aclmdlRIBuildEnd)");
+        }
+        if (bound_stream(*model, stream)) {
+            fail(ACL_ERROR_RT_STREAM_MODEL, "stream " + describe(stream) + " is bound to the model it would execute");
+        }
+    }
+    target.enqueue(engine::Operation{engine::OpKind::kernel, 1, "model", [model](engine::OpRun& run) {
+                                         // A built model no longer changes: its tasks are read without the lock.
+                                         std::deque<ModelStream*> ready;
+                                         for (auto& bound : model->streams)
+                                             if (bound->head) ready.push_back(bound.get());
+                                         while (!ready.empty()) {
+                                             ModelStream* next = ready.front();
+                                             ready.pop_front();
+                                             run_tasks(next, 0, run, ready);
+                                         }
+                                     }});
+}
+
+// The stream bound to the model `recording` belongs to under `handle` (model mutex held).
+ModelStream& bound_peer(ModelStream& recording, aclrtStream handle, const char* argument) {
+    ModelStream* peer = bound_stream(recording.model, handle);
+    if (!peer) {
+        fail(ACL_ERROR_RT_STREAM_MODEL, std::string(argument) + " " + describe(handle) +
+                                            " is not bound to the model that the task's stream is bound to");
+    }
+    return *peer;
 }
 
 }  // namespace
@@ -153,21 +221,27 @@ aclError aclmdlRIExecuteAsync(aclmdlRI modelRI, aclrtStream stream) {
     return call("aclmdlRIExecuteAsync", [&] {
         State& s = state();
         std::shared_ptr<Model> model = model_handle(s, modelRI);
-        engine::Stream& target = target_stream(s, stream, "stream");
-        {
-            std::lock_guard lock(model->mutex);
-            if (model->building) {
-                fail(ACL_ERROR_RT_STREAM_MODEL, "modelRI " + describe(modelRI) + " is still being built (aclmdlRIBuildEnd)");
-            }
-            if (bound_stream(*model, stream)) {
-                fail(ACL_ERROR_RT_STREAM_MODEL, "stream " + describe(stream) + " is bound to the model it would execute");
-            }
+        execute(model, modelRI, target_stream(s, stream, "stream"), stream);
+    });
+}
+
+aclError aclmdlRIExecute(aclmdlRI modelRI, int32_t timeout) {
+    return call("aclmdlRIExecute", [&] {
+        State& s = state();
+        std::shared_ptr<Model> model = model_handle(s, modelRI);
+        if (timeout < -1 || timeout == 0)
+            fail(ACL_ERROR_INVALID_PARAM, "timeout " + std::to_string(timeout) + " is neither -1 (no limit) nor a positive ms count");
+        if (engine::in_stream_work()) {
+            fail(ACL_ERROR_RT_NO_PERMISSION, "a host function or callback cannot wait for a model to run (use aclmdlRIExecuteAsync)");
         }
-        target.enqueue(engine::Operation{engine::OpKind::kernel, 1, "model", [model](engine::OpRun& run) {
-                                             // A built model no longer changes: its tasks are read without the lock.
-                                             for (auto& bound : model->streams)
-                                                 if (bound->head) run_tasks(bound.get(), 0, run);
-                                         }});
+        engine::Context& context = current_context(s);
+        // CANN runs the model on a stream of its own and waits for it.
+        auto stream = std::make_shared<engine::Stream>(context, engine::Stream::least_priority, 0);
+        execute(model, modelRI, *stream, nullptr);
+        const engine::Failure failure = stream->synchronize(timeout);
+        // An execution still running when the wait gives up finishes on its own.
+        if (failure.code == ACL_ERROR_RT_STREAM_SYNC_TIMEOUT) context.retire(std::move(stream));
+        check(failure);
     });
 }
 
@@ -187,11 +261,67 @@ aclError aclmdlRIDestroy(aclmdlRI modelRI) {
     return call("aclmdlRIDestroy", [&] {
         State& s = state();
         std::shared_ptr<Model> model = model_handle(s, modelRI);
+        if (model->captured) {
+            destroy_captured(s, model, modelRI);
+            return;
+        }
         s.models.remove(modelRI);
         // Streams still bound run their work again; executions still queued keep the model alive.
         std::lock_guard lock(model->mutex);
         for (auto& bound : model->streams)
             if (bound->stream && s.streams.reach(bound->handle) == bound->stream) unbind(*bound);
+    });
+}
+
+aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
+    return call("aclrtActiveStream", [&] {
+        State& s = state();
+        require(activeStream, "activeStream");
+        target_stream(s, activeStream, "activeStream");
+        std::unique_lock<std::mutex> model_lock;
+        ModelStream& recording = recording_stream(s, stream, model_lock);
+        ModelStream& active = bound_peer(recording, activeStream, "activeStream");
+        ModelTask task{ModelTask::Kind::activate, {}, nullptr, nullptr, 0};
+        task.target = &active;
+        recording.tasks.push_back(std::move(task));
+    });
+}
+
+aclError aclrtSwitchStream(void* leftValue, aclrtCondition cond, void* rightValue, aclrtCompareDataType dataType,
+                           aclrtStream trueStream, aclrtStream falseStream, aclrtStream stream) {
+    return call("aclrtSwitchStream", [&] {
+        State& s = state();
+        const auto condition = raw_value(cond);
+        if (condition < ACL_RT_EQUAL || condition > ACL_RT_LESS_OR_EQUAL)
+            fail(ACL_ERROR_INVALID_PARAM, "cond " + std::to_string(condition) + " is not an aclrtCondition");
+        const auto type = raw_value(dataType);
+        if (type != ACL_RT_SWITCH_INT32 && type != ACL_RT_SWITCH_INT64)
+            fail(ACL_ERROR_INVALID_PARAM, "dataType " + std::to_string(type) + " is not an aclrtCompareDataType");
+        const std::size_t width = type == ACL_RT_SWITCH_INT64 ? 8 : 4;
+        auto check_value = [&](void* pointer, const char* argument) {
+            require(pointer, argument);
+            const std::optional<engine::Allocation> allocation = allocation_of(s, pointer, argument);
+            if (!allocation || allocation->kind != engine::MemoryKind::device)
+                fail(ACL_ERROR_INVALID_PARAM, std::string(argument) + " " + describe(pointer) + " is not device memory from aclrtMalloc");
+            if (reinterpret_cast<std::uintptr_t>(pointer) - allocation->base + width > allocation->size)
+                fail(ACL_ERROR_INVALID_PARAM, std::string(argument) + " " + describe(pointer) + ": the value runs past its allocation");
+            if (reinterpret_cast<std::uintptr_t>(pointer) % width != 0)
+                fail(ACL_ERROR_INVALID_PARAM, std::string(argument) + " " + describe(pointer) + " is not aligned to its type");
+        };
+        check_value(leftValue, "leftValue");
+        check_value(rightValue, "rightValue");
+        if (falseStream) fail(ACL_ERROR_INVALID_PARAM, "falseStream must be NULL (reserved)");
+        require(trueStream, "trueStream");
+        target_stream(s, trueStream, "trueStream");
+        std::unique_lock<std::mutex> model_lock;
+        ModelStream& recording = recording_stream(s, stream, model_lock);
+        ModelTask task{ModelTask::Kind::switch_stream, {}, nullptr, nullptr, 0};
+        task.target = &bound_peer(recording, trueStream, "trueStream");
+        task.left = leftValue;
+        task.right = rightValue;
+        task.condition = static_cast<aclrtCondition>(condition);
+        task.wide = type == ACL_RT_SWITCH_INT64;
+        recording.tasks.push_back(std::move(task));
     });
 }
 

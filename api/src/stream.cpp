@@ -54,6 +54,8 @@ engine::Stream& destroyable_stream(State& state, aclrtStream stream) {
 
 void destroy_stream(State& state, aclrtStream stream, bool force) {
     engine::Stream& found = destroyable_stream(state, stream);
+    if (capturing(found))
+        fail(ACL_ERROR_RT_STREAM_CAPTURED, "stream " + describe(stream) + " is capturing: end its capture first (aclmdlRICaptureEnd)");
     // Once removed from the table the stream is out of a reset's sight: its context stays pinned
     // until the call returns, so that a reset of the device on another thread waits for this call
     // before it destroys the context and the device under the stream.
@@ -255,6 +257,7 @@ aclError aclrtSynchronizeStream(aclrtStream stream) {
     return call("aclrtSynchronizeStream", [&] {
         State& s = state();
         engine::Stream& target = target_stream(s, stream, "stream");
+        refuse_capturing_stream(target, "synchronize");
         refuse_waiting_for_own_work(target, "cannot synchronize");
         check(target.synchronize());
     });
@@ -265,6 +268,7 @@ aclError aclrtSynchronizeStreamWithTimeout(aclrtStream stream, int32_t timeout) 
         State& s = state();
         check_timeout(timeout);
         engine::Stream& target = target_stream(s, stream, "stream");
+        refuse_capturing_stream(target, "synchronize");
         refuse_waiting_for_own_work(target, "cannot synchronize");
         check(target.synchronize(timeout));
     });
@@ -274,7 +278,9 @@ aclError aclrtStreamQuery(aclrtStream stream, aclrtStreamStatus* status) {
     return call("aclrtStreamQuery", [&] {
         require(status, "status");
         State& s = state();
-        *status = target_stream(s, stream, "stream").idle() ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
+        engine::Stream& target = target_stream(s, stream, "stream");
+        refuse_capturing_stream(target, "query");
+        *status = target.idle() ? ACL_STREAM_STATUS_COMPLETE : ACL_STREAM_STATUS_NOT_READY;
     });
 }
 

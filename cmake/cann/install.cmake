@@ -2,7 +2,7 @@
 # with ASCEND_HOME_PATH=<prefix>:
 #   <prefix>/set_env.sh, bin/setenv.bash       the environment (cmake/cann/setenv.bash)
 #   <prefix>/include                           acl/ headers and the kernel API (kernel_operator.h)
-#   <prefix>/lib64/libascendcl.so              the runtime; libacl_rt.so is the same library
+#   <prefix>/lib64/libascendcl.so              the runtime; libacl_rt.so and libacl_rt_impl.so are the same library
 #   <prefix>/lib/cmake/canopy                 find_package(canopy CONFIG), with CMAKE_PREFIX_PATH=<prefix>
 #   <prefix>/lib64/pkgconfig/canopy.pc         pkg-config
 #   <prefix>/tikcpp/ascendc_kernel_cmake       ascendc.cmake (ascendc_library and companions)
@@ -16,10 +16,12 @@ set(canopy_cann_dir ${CMAKE_CURRENT_LIST_DIR})
 install(TARGETS ascendcl EXPORT canopyTargets
   LIBRARY DESTINATION ${CANOPY_INSTALL_LIBDIR}
   INCLUDES DESTINATION include)
-# CANN ships the runtime as libacl_rt.so beside libascendcl.so; programs link either by name or by
-# path. One library under both names keeps one runtime state per process.
-file(CREATE_LINK libascendcl.so.${PROJECT_VERSION_MAJOR} ${PROJECT_BINARY_DIR}/libacl_rt.so SYMBOLIC)
-install(FILES ${PROJECT_BINARY_DIR}/libacl_rt.so DESTINATION ${CANOPY_INSTALL_LIBDIR})
+# CANN ships the runtime as libacl_rt.so and libacl_rt_impl.so beside libascendcl.so; programs link
+# any of them by name or by path. One library under every name keeps one runtime state per process.
+foreach(alias libacl_rt.so libacl_rt_impl.so)
+  file(CREATE_LINK libascendcl.so.${PROJECT_VERSION_MAJOR} ${PROJECT_BINARY_DIR}/${alias} SYMBOLIC)
+  install(FILES ${PROJECT_BINARY_DIR}/${alias} DESTINATION ${CANOPY_INSTALL_LIBDIR})
+endforeach()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/api/include/ ${PROJECT_SOURCE_DIR}/kernels/include/ DESTINATION include)
 # The error vocabulary (acl/error_codes), which the engine owns and acl_base.h includes.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/engine/include/acl DESTINATION include)

@@ -35,16 +35,45 @@ void Event::record(Stream& stream) {
     stream.submit(node);
 }
 
-void Event::finish_record(std::uint64_t sequence) {
+std::uint64_t Event::claim_record(const Stream& stream, OpNode* node) {
     Mutex::scoped_lock lock(mutex_);
-    if (sequence > finished_.load(std::memory_order_relaxed)) {
-        if (timed_) timestamp_ns_ = now_ns();
-        finished_.store(sequence, std::memory_order_seq_cst);
+    const std::uint64_t sequence = ++sequence_;
+    recorded_ = sequence;
+    record_node_ = node;
+    record_generation_ = node->generation();
+    recording_stream_ = &stream;
+    return sequence;
+}
+
+void Event::finish_record(std::uint64_t sequence) {
+    std::vector<std::function<void()>> resumes;
+    {
+        Mutex::scoped_lock lock(mutex_);
+        if (sequence > finished_.load(std::memory_order_relaxed)) {
+            if (timed_) timestamp_ns_ = now_ns();
+            finished_.store(sequence, std::memory_order_seq_cst);
+        }
+        // Resumed once no later record is pending.
+        if (!resumes_.empty() && recorded_ <= finished_.load(std::memory_order_relaxed)) resumes.swap(resumes_);
     }
     if (sleepers_.load(std::memory_order_seq_cst) != 0) {
         { std::lock_guard lock(sleep_mutex_); }
         woken_.notify_all();
     }
+    for (auto& resume : resumes) resume();
+}
+
+bool Event::when_complete(std::function<void()> resume) {
+    Mutex::scoped_lock lock(mutex_);
+    if (recorded_ != 0 && finished_.load(std::memory_order_relaxed) >= recorded_) return false;
+    resumes_.push_back(std::move(resume));
+    return true;
+}
+
+void Event::reset_now() {
+    Mutex::scoped_lock lock(mutex_);
+    recorded_ = 0;
+    record_node_ = nullptr;
 }
 
 void Event::wait(Stream& stream) {

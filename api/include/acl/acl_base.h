@@ -61,6 +61,7 @@ typedef void *aclrtFuncHandle;
 typedef void *aclrtArgsHandle;  /* kernel argument block (aclrtKernelArgs*) */
 typedef void *aclrtParamHandle; /* one appended kernel argument */
 typedef void *aclmdlRI;         /* captured model runtime instance */
+typedef void *aclrtTaskGrp;     /* a group of captured tasks that may be updated */
 
 /* ---- memory descriptions (upstream: acl_base_rt.h) ---- */
 /* An address and a size in bytes; the memory stays the caller's (data_buffer.cpp). */

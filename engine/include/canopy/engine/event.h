@@ -5,8 +5,10 @@
 #include <atomic>
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 #include <oneapi/tbb/spin_mutex.h>
 
@@ -38,6 +40,13 @@ public:
     void wait(Stream& stream);
     // Enqueues a node that returns the event to the never-recorded state.
     void reset(Stream& stream);
+    // Returns the event to the never-recorded state now (a reset replayed by a captured graph).
+    void reset_now();
+    // Calls `resume` once the most recent record has run, or, if there is none, once a record
+    // made later has: on the NPU a wait task blocks until its event's flag is set. False (and
+    // `resume` not kept) when the most recent record has run already. Used by captured graphs,
+    // whose wait for an event recorded outside them is decided when the wait runs.
+    bool when_complete(std::function<void()> resume);
 
     bool recorded() const;
     bool complete() const;  // recorded and its record has run
@@ -55,7 +64,11 @@ public:
     }
 
 private:
+    friend class CapturedGraph;
     static std::uint32_t next_serial();
+    // Makes `node`, an operation prepared on `stream` and not yet submitted, the event's most
+    // recent record; it completes the record with finish_record(the returned sequence).
+    std::uint64_t claim_record(const Stream& stream, OpNode* node);
     void finish_record(std::uint64_t sequence);
 
     Device& device_;
@@ -72,6 +85,7 @@ private:
     const Stream* recording_stream_ = nullptr;  // of the most recent record (alive while it is pending)
     std::atomic<std::uint64_t> finished_{0};  // sequence of the most recent record that has run
     std::int64_t timestamp_ns_ = 0;
+    std::vector<std::function<void()>> resumes_;  // when_complete's, until a record has run
 
     // Threads in synchronize() sleep here; a record that runs wakes them only if there are any.
     std::atomic<int> sleepers_{0};

@@ -132,6 +132,7 @@ public:
     }
 
 private:
+    friend class CapturedGraph;
     friend class Device;
     friend class OpNode;
     friend class Event;
