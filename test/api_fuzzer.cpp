@@ -51,9 +51,10 @@ void violation(const std::string& what, aclError code) {
 void expect(aclError code, std::initializer_list<aclError> allowed, const char* what) {
     for (aclError ok : allowed)
         if (code == ok) return;
-    // The runtime, the device's contexts or the handle may be gone under a reset or a finalize.
+    // The runtime, the device's contexts, the handle or the device's memory (which a reset
+    // releases) may be gone under a reset or a finalize.
     if (ending.load() && (code == ACL_ERROR_UNINITIALIZE || code == ACL_ERROR_RT_CONTEXT_NULL ||
-                          code == ACL_ERROR_RT_INVALID_HANDLE))
+                          code == ACL_ERROR_RT_INVALID_HANDLE || code == ACL_ERROR_RT_MEMORY_FREE))
         return;
     violation(what, code);
 }
