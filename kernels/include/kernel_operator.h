@@ -30,5 +30,7 @@
 #include "canopy/kernel/ascendc/group_barrier.h"
 #include "canopy/kernel/ascendc/cross_core.h"
 
+#include "adv_api/kernel_api.h"
+
 // Last: asm(...) in the kernel source itself raises the AI Core fault (inline_asm.h).
 #include "canopy/kernel/inline_asm.h"

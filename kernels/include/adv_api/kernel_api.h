@@ -1,0 +1,9 @@
+#pragma once
+// CANN's advanced kernel API (its include/adv_api layout: one header per operator under its
+// category), included by kernel_operator.h as in CANN. The Matmul is not here: kernels include
+// lib/matmul_intf.h for it.
+
+// Math, activation and utils.
+
+// Normalization, quantization, reduce, sort, index, filter, select, pad and transpose.
+

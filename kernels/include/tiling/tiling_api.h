@@ -1,0 +1,10 @@
+#pragma once
+// CANN's host tiling API: the host computes a tiling for the shapes at hand and passes it to the
+// kernel, which reads it through the structs of kernel_tiling/kernel_tiling.h.
+
+// Matmul tiling and the platform.
+
+// Math, activation and utils.
+
+// Normalization, quantization, reduce, sort, index, filter, select, pad and transpose.
+
