@@ -35,7 +35,11 @@ thread_local long allocations_before_failure = -1;  // -1: disarmed
 thread_local bool keeps_failing = false;
 thread_local bool failure_injected = false;
 
+// Memory exhausted for every thread, the runtime's workers included, until lifted.
+std::atomic<bool> exhausted_everywhere{false};
+
 bool inject_failure() noexcept {
+    if (exhausted_everywhere.load(std::memory_order_relaxed)) return true;
     if (allocations_before_failure < 0) return false;
     if (allocations_before_failure > 0) {
         --allocations_before_failure;
@@ -631,6 +635,73 @@ TEST_CASE("enqueueing fails cleanly: a refused operation never runs, and earlier
             CHECK(ran == (rc == ACL_SUCCESS ? blocks : 0));
         });
     }
+}
+
+TEST_CASE("unsubscribing runs the stream's queued callbacks and host functions, and needs no memory") {
+    FaultRuntime rt;
+    struct Channel {
+        const char* name;
+        aclError (*subscribe)(uint64_t, aclrtStream);
+        aclError (*unsubscribe)(uint64_t, aclrtStream);
+        aclError (*launch)(aclrtStream, std::atomic<int>&);
+    };
+    const Channel channels[] = {
+        {"callbacks", &aclrtSubscribeReport, &aclrtUnSubscribeReport,
+         [](aclrtStream stream, std::atomic<int>& ran) {
+             return aclrtLaunchCallback(&count_run, &ran, ACL_CALLBACK_NO_BLOCK, stream);
+         }},
+        {"host functions", &aclrtSubscribeHostFunc, &aclrtUnSubscribeHostFunc,
+         [](aclrtStream stream, std::atomic<int>& ran) { return aclrtLaunchHostFunc(stream, &count_run, &ran); }},
+    };
+    for (const Channel& channel : channels) {
+        CAPTURE(channel.name);
+        // Subscribed by this thread, which never processes: the work stays queued for it.
+        const uint64_t self = this_thread_id();
+        sweep_both([&](Trial& trial) {
+            Stream stream;
+            REQUIRE_ACL(channel.subscribe(self, stream));
+            std::atomic<int> ran{0};
+            constexpr int queued = 8;
+            for (int i = 0; i < queued; ++i) REQUIRE_ACL(channel.launch(stream, ran));
+            // Each item is queued for the subscriber once its operation has run. Non-blocking callbacks
+            // let the stream drain with all of them queued; a subscribed stream's host function holds
+            // the stream until it is processed, so there the first one is queued (once it has run).
+            if (channel.subscribe == &aclrtSubscribeReport) REQUIRE_ACL(aclrtSynchronizeStreamWithTimeout(stream, kBoundMs));
+            const aclError rc = trial.run([&] { return channel.unsubscribe(self, stream); });
+            CHECK_ACL(rc);
+            // Whatever was queued ran inside the unsubscribe; what was still behind it runs on the stream.
+            REQUIRE_ACL(aclrtSynchronizeStreamWithTimeout(stream, kBoundMs));
+            CHECK(ran == queued);
+        }, false);
+    }
+}
+
+TEST_CASE("work that fails while memory stays exhausted on every thread leaves its code, and the process lives") {
+    FaultRuntime rt;
+    Stream stream;
+    std::atomic<int> ran{0};
+    // Warm: this thread's node lists exist, and nodes are pooled.
+    for (int i = 0; i < 64; ++i) REQUIRE_ACL(launch_increment(stream, ran));
+    REQUIRE_ACL(aclrtSynchronizeStreamWithTimeout(stream, kBoundMs));
+    Gate gate;
+    REQUIRE_ACL(gate.hold(stream));
+    // Host functions that throw; their failures are recorded by workers that cannot allocate, and
+    // the nodes are released by workers whose node lists may not exist yet.
+    auto throw_exception = [](void*) { throw std::runtime_error("host function failed on purpose"); };
+    constexpr int launched = 16;
+    for (int i = 0; i < launched; ++i) REQUIRE_ACL(aclrtLaunchHostFunc(stream, throw_exception, nullptr));
+    for (int i = 0; i < launched; ++i) REQUIRE_ACL(launch_increment(stream, ran));
+    exhausted_everywhere = true;
+    gate.open();
+    // Synchronizing needs no memory; the failure is the host function's, described as memory allows.
+    const aclError rc = aclrtSynchronizeStreamWithTimeout(stream, kBoundMs);
+    exhausted_everywhere = false;
+    CHECK(rc == ACL_ERROR_RT_INTERNAL_ERROR);
+    CHECK(ran == 64 + launched);
+    // The stream goes on once memory is back.
+    REQUIRE_ACL(launch_increment(stream, ran));
+    CHECK_ACL(aclrtSynchronizeStreamWithTimeout(stream, kBoundMs));
+    CHECK(ran == 64 + launched + 1);
 }
 
 TEST_CASE("aclrtSynchronizeStream fails cleanly and the work it waited for still runs") {

@@ -2,6 +2,7 @@
 
 #include <exception>
 #include <mutex>
+#include <new>
 
 #include "acl/error_codes/rt_error_codes.h"
 #include "canopy/engine/device.h"
@@ -167,13 +168,12 @@ OpNode* OpNode::run(bool may_continue) {
             const StreamWorkScope in_work(stream, stream.device());
             operation_.work(run);
         } catch (const OperationError& error) {
-            stream.fail_task(task_, operation_, error.code(), error.what());
+            stream.fail_task(task_, operation_, error.code(), {error.what()});
         } catch (const std::exception& error) {
-            stream.fail_task(task_, operation_, ACL_ERROR_RT_INTERNAL_ERROR,
-                             std::string(to_string(kind)) + " threw: " + error.what());
+            stream.fail_task(task_, operation_, ACL_ERROR_RT_INTERNAL_ERROR, {to_string(kind), " threw: ", error.what()});
         } catch (...) {
             stream.fail_task(task_, operation_, ACL_ERROR_RT_INTERNAL_ERROR,
-                             std::string(to_string(kind)) + " threw a non-standard exception");
+                             {to_string(kind), " threw a non-standard exception"});
         }
         // A deferred operation may already have finished, and its stream be gone.
         if (!run.deferred()) stream.running_task_.store(0, std::memory_order_relaxed);
@@ -247,9 +247,13 @@ struct LastLocal {
 __attribute__((tls_model("initial-exec"))) thread_local LastLocal last_local;
 }  // namespace
 
-OpPool::Local::Local() {
-    for (auto& by_level : nodes) {
-        for (FreeNodes& free : by_level) free.reserve(2 * batch);
+OpPool::Local::Local() noexcept {
+    try {
+        for (auto& by_level : nodes) {
+            for (FreeNodes& free : by_level) free.reserve(2 * batch);
+        }
+    } catch (const std::bad_alloc&) {
+        // Lists left without room send released nodes to the shared list (see release).
     }
 }
 
@@ -295,13 +299,24 @@ std::size_t OpPool::size() {
 }
 
 void OpPool::release(OpNode* node, int level, bool prioritized) {
-    FreeNodes& local = this->local().nodes[prioritized][level];
-    local.push_back(node);
-    if (local.size() < 2 * batch) return;
+    // A thread's first release makes its local lists, which takes memory; without it, or without
+    // room in the local list, the node goes to the shared list, whose room is kept for every node.
+    FreeNodes* local = nullptr;
+    try {
+        local = &this->local().nodes[prioritized][level];
+    } catch (const std::bad_alloc&) {
+    }
     Shared& shared = shared_[prioritized][level];
+    if (!local || local->size() == local->capacity()) {
+        oneapi::tbb::spin_mutex::scoped_lock lock(shared.mutex);
+        shared.nodes.push_back(node);
+        return;
+    }
+    local->push_back(node);
+    if (local->size() < 2 * batch) return;
     oneapi::tbb::spin_mutex::scoped_lock lock(shared.mutex);
-    shared.nodes.insert(shared.nodes.end(), local.end() - static_cast<std::ptrdiff_t>(batch), local.end());
-    local.resize(local.size() - batch);
+    shared.nodes.insert(shared.nodes.end(), local->end() - static_cast<std::ptrdiff_t>(batch), local->end());
+    local->resize(local->size() - batch);
 }
 
 // ---- OpRun / DeferredCompletion

@@ -157,7 +157,7 @@ private:
         std::size_t built = 0;
     };
     struct Local {
-        Local();
+        Local() noexcept;
         FreeNodes nodes[2][levels];  // [prioritized][level]
     };
 

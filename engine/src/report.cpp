@@ -1,5 +1,6 @@
 #include "canopy/engine/report.h"
 
+#include <algorithm>
 #include <chrono>
 
 #include "canopy/engine/stream.h"
@@ -17,28 +18,32 @@ ReportHub::Result ReportHub::subscribe(Channel channel, std::uint64_t thread_id,
 }
 
 ReportHub::Result ReportHub::unsubscribe(Channel channel, std::uint64_t thread_id, Stream& stream) {
-    std::deque<Item> orphans;
+    std::shared_ptr<Subscriber> subscriber;
     {
         std::lock_guard lock(mutex_);
         auto owner = stream_owner_.find({channel, &stream});
         if (owner == stream_owner_.end() || owner->second != thread_id) return Result::stream_not_subscribed;
         stream_owner_.erase(owner);
         auto it = subscribers_.find({channel, thread_id});
-        Subscriber& subscriber = *it->second;
-        for (auto item = subscriber.items.begin(); item != subscriber.items.end();) {
-            if (item->stream == &stream) {
-                orphans.push_back(std::move(*item));
-                item = subscriber.items.erase(item);
-            } else {
-                ++item;
-            }
-        }
-        if (--subscriber.streams == 0) {
-            subscriber.ready.notify_all();
+        subscriber = it->second;
+        if (--subscriber->streams == 0) {
+            subscriber->ready.notify_all();
             subscribers_.erase(it);
         }
     }
-    for (Item& item : orphans) {
+    // The stream's queued work runs here, taken one item at a time: unsubscribing needs no memory
+    // (it also runs when a stream is destroyed), so no queued item can be lost for want of it.
+    // Work of the stream that runs after this point finds no owner and runs where it is.
+    for (;;) {
+        Item item;
+        {
+            std::lock_guard lock(mutex_);
+            auto found = std::find_if(subscriber->items.begin(), subscriber->items.end(),
+                                      [&](const Item& queued) { return queued.stream == &stream; });
+            if (found == subscriber->items.end()) break;
+            item = std::move(*found);
+            subscriber->items.erase(found);
+        }
         const StreamWorkScope in_work(*item.stream, *item.device);
         item.fn(item.data);
         item.completion.complete();

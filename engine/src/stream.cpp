@@ -20,6 +20,10 @@ void pause_cpu() {
 #endif
 }
 
+// What a failure says when there is no memory to describe it: short enough to need none itself
+// (std::string keeps up to 15 characters in place).
+constexpr const char* out_of_memory_text = "(out of memory)";
+
 std::int64_t deadline_after(std::int32_t timeout_ms) {
     return timeout_ms < 0 ? -1 : now_ns() + std::int64_t{timeout_ms} * 1'000'000;
 }
@@ -141,23 +145,44 @@ bool Stream::skips_work(OpKind kind) const {
            failed_.load(std::memory_order_acquire);
 }
 
-void Stream::fail_task(std::uint64_t task, const Operation& operation, int code, const std::string& message) {
+void Stream::fail_task(std::uint64_t task, const Operation& operation, int code,
+                       std::initializer_list<std::string_view> message_parts) noexcept {
+    std::string message;
+    try {
+        for (std::string_view part : message_parts) message.append(part);
+    } catch (const std::bad_alloc&) {
+        message = out_of_memory_text;
+    }
     record_failure(code, message);
     // Stopping and aborting are the program's own doing, not a fault of the task.
     if (code == ACL_ERROR_RT_STREAM_ABORT) return;
-    device().record_fault(TaskFault{device().id(), id_, task, code, message, operation.kind, operation.name,
-                                    operation.symbol});
+    try {
+        device().record_fault(TaskFault{device().id(), id_, task, code, message, operation.kind, operation.name,
+                                        operation.symbol});
+    } catch (const std::bad_alloc&) {
+        // The device's last-fault record and the exception callbacks need memory; the stream's
+        // failure, which the program's next synchronize returns, is kept.
+    }
 }
 
-void Stream::record_failure(int code, const std::string& message) {
+void Stream::record_failure(int code, const std::string& message) noexcept {
     {
         std::lock_guard lock(failure_mutex_);
         failed_.store(true, std::memory_order_release);
         // Later failures of the same run are consequences of the first: only it is reported.
         if (failure_) return;
-        failure_ = Failure{code, message};
+        failure_.code = code;
+        try {
+            failure_.message = message;
+        } catch (const std::bad_alloc&) {
+            failure_.message = out_of_memory_text;
+        }
     }
-    if (code != ACL_ERROR_RT_STREAM_ABORT) log_error(message + " (error " + std::to_string(code) + ")");
+    if (code == ACL_ERROR_RT_STREAM_ABORT) return;
+    try {
+        log_error(message + " (error " + std::to_string(code) + ")");
+    } catch (const std::bad_alloc&) {
+    }
 }
 
 Failure Stream::take_failure() {

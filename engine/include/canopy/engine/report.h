@@ -37,10 +37,10 @@ public:
 
 private:
     struct Item {
-        void (*fn)(void*);
-        void* data;
-        const Stream* stream;
-        const Device* device;  // the stream's, read at enqueue: a non-blocking callback's stream may go first
+        void (*fn)(void*) = nullptr;
+        void* data = nullptr;
+        const Stream* stream = nullptr;
+        const Device* device = nullptr;  // the stream's, read at enqueue: a non-blocking callback's stream may go first
         DeferredCompletion completion;  // empty for non-blocking callbacks
     };
     struct Subscriber {

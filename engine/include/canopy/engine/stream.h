@@ -4,8 +4,10 @@
 // of other streams; it runs as soon as those have finished.
 #include <atomic>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <mutex>
+#include <string_view>
 
 #include "canopy/engine/failure.h"
 #include "canopy/engine/operation.h"
@@ -146,10 +148,14 @@ private:
     OpNode* prepare(Operation&& operation);
     void submit(OpNode* node);
     void on_finished();
-    void record_failure(int code, const std::string& message);
+    // Never throws, since it runs where a failure cannot be reported (a worker, a deferred
+    // completion): when memory is exhausted the failure keeps its code and says only that.
+    void record_failure(int code, const std::string& message) noexcept;
     // A failed operation: recorded on the stream and on the device (aclrtGetErrorVerbose), and
-    // reported to the process's fault handler (exception callbacks).
-    void fail_task(std::uint64_t task, const Operation& operation, int code, const std::string& message);
+    // reported to the process's fault handler (exception callbacks). The message is the parts joined.
+    // Never throws: without memory the stream still gets the code, and the device's report is skipped.
+    void fail_task(std::uint64_t task, const Operation& operation, int code,
+                   std::initializer_list<std::string_view> message_parts) noexcept;
     bool skips_work(OpKind kind) const;
     Failure take_failure();
     // Offers a ready node to a synchronizing thread of this stream (see OpNode::claim).
