@@ -16,6 +16,12 @@
 #include "adv_api/math/log.h"
 #include "adv_api/math/power.h"
 #include "adv_api/math/xor.h"
+#include "adv_api/activation/gelu.h"
+#include "adv_api/activation/geglu.h"
+#include "adv_api/activation/sigmoid.h"
+#include "adv_api/activation/silu.h"
+#include "adv_api/activation/swish.h"
+#include "adv_api/activation/swiglu.h"
 #include "adv_api/utils/std/type_traits.h"
 
 // Normalization, quantization, reduce, sort, index, filter, select, pad and transpose.

@@ -18,6 +18,12 @@
 #include "adv_api/math/power_tiling.h"
 #include "adv_api/math/trunc_tiling.h"
 #include "adv_api/math/xor_tiling.h"
+#include "adv_api/activation/gelu_tiling.h"
+#include "adv_api/activation/geglu_tiling.h"
+#include "adv_api/activation/sigmoid_tiling.h"
+#include "adv_api/activation/silu_tiling.h"
+#include "adv_api/activation/swish_tiling.h"
+#include "adv_api/activation/swiglu_tiling.h"
 
 // Normalization, quantization, reduce, sort, index, filter, select, pad and transpose.
 
