@@ -22,6 +22,11 @@
 #include "adv_api/activation/silu.h"
 #include "adv_api/activation/swish.h"
 #include "adv_api/activation/swiglu.h"
+#include "adv_api/activation/softmax.h"
+#include "adv_api/activation/simplesoftmax.h"
+#include "adv_api/activation/softmaxflashv2.h"
+#include "adv_api/activation/logsoftmax.h"
+#include "adv_api/activation/softmaxgrad.h"
 #include "adv_api/utils/std/type_traits.h"
 
 // Normalization, quantization, reduce, sort, index, filter, select, pad and transpose.

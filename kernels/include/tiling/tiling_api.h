@@ -5,6 +5,7 @@
 // Matmul tiling and the platform.
 
 // Math, activation and utils.
+#include "canopy/kernel/ascendc/securec.h"
 #include "adv_api/math/acosh_tiling.h"
 #include "adv_api/math/axpy_tiling.h"
 #include "adv_api/math/ceil_tiling.h"
@@ -24,6 +25,8 @@
 #include "adv_api/activation/silu_tiling.h"
 #include "adv_api/activation/swish_tiling.h"
 #include "adv_api/activation/swiglu_tiling.h"
+#include "adv_api/activation/softmax_tiling.h"
+#include "adv_api/activation/logsoftmax_tiling.h"
 
 // Normalization, quantization, reduce, sort, index, filter, select, pad and transpose.
 

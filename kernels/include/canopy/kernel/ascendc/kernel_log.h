@@ -34,3 +34,8 @@ namespace canopy::kernel::ascendc {
         }                                      \
     } while (0)
 #endif
+
+// ASSERT(x) (CANN's kernel_macros.h): the kernel's assert.
+#ifndef ASSERT
+#define ASSERT(x) assert(x)
+#endif
