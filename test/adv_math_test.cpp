@@ -421,3 +421,252 @@ TEST_CASE("calCount past a tensor fails the launch") {
     run_broken(kGelu, kN * 4, kTmp, 0, 0, {"Gelu", "calCount 1024 exceeds"});
     run_broken(kFmod, kN * 3 + 1, kTmp, 0, 0, {"Fmod", "calCount 769 exceeds", "src1Tensor"});
 }
+
+// ---- the SoftMax family ----------------------------------------------------------------------------
+
+namespace {
+
+constexpr uint32_t kM = 8, kK = 64;
+constexpr AscendC::SoftmaxConfig kStrictTiling = {false, 0, 0};
+
+enum SoftmaxOp : int32_t {
+    kSoftMax, kSimpleSoftMax, kFlashV2, kLogSoftMax, kGrad, kGradFront, kAdjust, kSoftMaxStrict, kFlashV2NoTmp
+};
+
+// out (kM x kK) and stats (max, sum: kM x 8 each) of `op` on x (and y); the tiling from the host.
+extern "C" __global__ __aicore__ void adv_softmax_kernel(GM_ADDR x_gm, GM_ADDR y_gm, GM_ADDR out_gm, GM_ADDR stats_gm,
+                                                         int32_t op, SoftMaxTiling tiling, uint32_t tmp_bytes,
+                                                         uint32_t rows, uint32_t cols) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> tiles, stats, tmp;
+    pipe.InitBuffer(tiles, 3 * kM * kK * sizeof(float));
+    pipe.InitBuffer(stats, 3 * kM * 8 * sizeof(float));
+    pipe.InitBuffer(tmp, tmp_bytes);
+    AscendC::LocalTensor<float> x = tiles.Get<float>();
+    AscendC::LocalTensor<float> y = x[kM * kK];
+    AscendC::LocalTensor<float> dst = x[2 * kM * kK];
+    AscendC::LocalTensor<float> max = stats.Get<float>();
+    AscendC::LocalTensor<float> sum = max[kM * 8];
+    AscendC::LocalTensor<float> exp_max = max[2 * kM * 8];
+    AscendC::LocalTensor<uint8_t> work = tmp.Get<uint8_t>();
+    load_tile(x, x_gm, kM * kK);
+    load_tile(y, y_gm, kM * kK);
+    AscendC::Duplicate(dst, 0.0f, kM * kK);
+    AscendC::Duplicate(max, 0.0f, 3 * kM * 8);
+    AscendC::PipeBarrier<PIPE_V>();
+    const AscendC::SoftMaxShapeInfo shape{rows, cols, rows, cols};
+    switch (op) {
+        case kSoftMax: AscendC::SoftMax<float>(dst, sum, max, x, work, tiling, shape); break;
+        case kSimpleSoftMax:
+            AscendC::SoftMax<float>(dst, sum, max, x, work, tiling, shape);
+            AscendC::PipeBarrier<PIPE_V>();
+            AscendC::SimpleSoftMax<float>(dst, sum, max, y, work, tiling, shape);  // y with x's statistics
+            break;
+        case kFlashV2: {  // two column halves, the second updating the first's statistics
+            const AscendC::SoftMaxShapeInfo half_shape{rows, cols / 2, rows, cols / 2};
+            // y holds x rearranged on the host side: rows of the left halves, then of the right halves
+            AscendC::LocalTensor<float> left = y, right = y[kM * kK / 2];
+            AscendC::SoftmaxFlashV2<float, false>(dst, sum, max, left, exp_max, sum, max, work, tiling, half_shape);
+            AscendC::PipeBarrier<PIPE_V>();
+            AscendC::SoftmaxFlashV2<float, true>(dst[kM * kK / 2], sum, max, right, exp_max, sum, max, work, tiling,
+                                                 half_shape);
+            break;
+        }
+        case kLogSoftMax: {
+            LogSoftMaxTiling log_tiling;
+            AscendC::LogSoftMax<float>(dst, sum, max, x, work, log_tiling, shape);
+            break;
+        }
+        case kGrad: AscendC::SoftmaxGrad<float>(dst, y, x, work, tiling, false, shape); break;
+        case kGradFront: AscendC::SoftmaxGradFront<float>(sum, y, x, work, tiling, shape); break;
+        case kAdjust:
+            AscendC::SoftMax<float>(dst, sum, max, x, work, tiling, shape);
+            AscendC::PipeBarrier<PIPE_V>();
+            // rows whose max is exactly 3.0f get -1
+            AscendC::AdjustSoftMaxRes<float, float>(dst, max, 0x40400000u, -1.0f, shape);
+            break;
+        case kSoftMaxStrict: AscendC::SoftMax<float, false, false, false, kStrictTiling>(dst, sum, max, x, work, tiling, shape); break;
+        case kFlashV2NoTmp: AscendC::SoftmaxFlashV2<float, false>(dst, sum, max, x, exp_max, sum, max, tiling, shape); break;
+    }
+    store_tile(out_gm, dst, kM * kK);
+    store_tile(stats_gm, max, 3 * kM * 8);
+}
+
+struct SoftmaxResult {
+    std::vector<float> out, stats;
+};
+
+std::vector<float> softmax_input(float phase) {
+    std::vector<float> v(kM * kK);
+    for (uint32_t i = 0; i < v.size(); ++i) v[i] = 3.0f * std::sin(0.37f * float(i) + phase) + float(i / kK) * 0.25f;
+    return v;
+}
+
+SoftMaxTiling host_tiling(uint32_t rows, uint32_t cols, uint32_t tmp_bytes) {
+    SoftMaxTiling tiling;
+    AscendC::SoftMaxTilingFunc(AscendC::TensorShape({rows, cols}), sizeof(float), tmp_bytes, tiling);
+    return tiling;
+}
+
+SoftmaxResult run_softmax(int32_t op, const std::vector<float>& x, const std::vector<float>& y) {
+    Runtime rt;
+    Stream stream;
+    DeviceArray<float> xs(x), ys(y), out(kM * kK), stats(3 * kM * 8);
+    REQUIRE(ACLRT_LAUNCH_KERNEL(adv_softmax_kernel)(1, stream, xs.get(), ys.get(), out.get(), stats.get(), op,
+                                                    host_tiling(kM, kK, kTmp), kTmp, kM, kK) == 0u);
+    CHECK_ACL(aclrtSynchronizeStream(stream));
+    return {out.read(), stats.read()};
+}
+
+struct RowStats {
+    double max, sum;
+};
+RowStats row_stats(const std::vector<float>& x, uint32_t r, uint32_t from = 0, uint32_t to = kK) {
+    double m = -INFINITY, s = 0;
+    for (uint32_t c = from; c < to; ++c) m = std::max(m, double(x[r * kK + c]));
+    for (uint32_t c = from; c < to; ++c) s += std::exp(x[r * kK + c] - m);
+    return {m, s};
+}
+
+}  // namespace
+
+TEST_CASE("SoftMax, SimpleSoftMax, LogSoftMax: rows and their statistics, one 32-byte block a row") {
+    const std::vector<float> x = softmax_input(0.0f), y = softmax_input(1.0f);
+    const SoftmaxResult soft = run_softmax(kSoftMax, x, y);
+    const SoftmaxResult simple = run_softmax(kSimpleSoftMax, x, y);
+    const SoftmaxResult log = run_softmax(kLogSoftMax, x, y);
+    for (uint32_t r = 0; r < kM; ++r) {
+        const RowStats st = row_stats(x, r);
+        for (uint32_t j = 0; j < 8; ++j) {
+            CHECK(soft.stats[r * 8 + j] == doctest::Approx(st.max).epsilon(1e-6));
+            CHECK(soft.stats[kM * 8 + r * 8 + j] == doctest::Approx(st.sum).epsilon(1e-5));
+            CHECK(log.stats[kM * 8 + r * 8 + j] == doctest::Approx(st.sum).epsilon(1e-5));
+        }
+        for (uint32_t c = 0; c < kK; ++c) {
+            const double p = std::exp(x[r * kK + c] - st.max) / st.sum;
+            CHECK(soft.out[r * kK + c] == doctest::Approx(p).epsilon(1e-5));
+            CHECK(log.out[r * kK + c] == doctest::Approx(std::log10(p)).epsilon(1e-5));
+            CHECK(simple.out[r * kK + c] == doctest::Approx(std::exp(y[r * kK + c] - st.max) / st.sum).epsilon(1e-5));
+        }
+    }
+}
+
+TEST_CASE("SoftmaxFlashV2 over two column blocks equals the statistics of the whole row") {
+    const std::vector<float> x = softmax_input(0.5f);
+    std::vector<float> halves(kM * kK);  // [kM, kK/2] of the left halves, then of the right halves
+    for (uint32_t r = 0; r < kM; ++r) {
+        for (uint32_t c = 0; c < kK / 2; ++c) {
+            halves[r * (kK / 2) + c] = x[r * kK + c];
+            halves[kM * kK / 2 + r * (kK / 2) + c] = x[r * kK + kK / 2 + c];
+        }
+    }
+    const SoftmaxResult flash = run_softmax(kFlashV2, x, halves);
+    for (uint32_t r = 0; r < kM; ++r) {
+        const RowStats whole = row_stats(x, r);
+        const RowStats left = row_stats(x, r, 0, kK / 2);
+        const double new_max = whole.max;
+        CHECK(flash.stats[r * 8] == doctest::Approx(new_max).epsilon(1e-6));
+        CHECK(flash.stats[kM * 8 + r * 8 + 7] == doctest::Approx(whole.sum).epsilon(1e-5));
+        CHECK(flash.stats[2 * kM * 8 + r * 8] == doctest::Approx(std::exp(left.max - new_max)).epsilon(1e-5));
+        // the second block's exponentials use the updated max
+        for (uint32_t c = 0; c < kK / 2; ++c) {
+            CHECK(flash.out[kM * kK / 2 + r * (kK / 2) + c] ==
+                  doctest::Approx(std::exp(x[r * kK + kK / 2 + c] - new_max)).epsilon(1e-5));
+        }
+    }
+}
+
+TEST_CASE("SoftmaxGrad and SoftmaxGradFront") {
+    const std::vector<float> x = softmax_input(0.2f), dy = softmax_input(2.0f);
+    const SoftmaxResult grad = run_softmax(kGrad, x, dy);
+    const SoftmaxResult front = run_softmax(kGradFront, x, dy);
+    for (uint32_t r = 0; r < kM; ++r) {
+        double dot = 0;
+        for (uint32_t c = 0; c < kK; ++c) dot += double(x[r * kK + c]) * dy[r * kK + c];
+        for (uint32_t j = 0; j < 8; ++j) CHECK(front.stats[kM * 8 + r * 8 + j] == doctest::Approx(dot).epsilon(1e-5));
+        for (uint32_t c = 0; c < kK; ++c) {
+            CHECK(grad.out[r * kK + c] ==
+                  doctest::Approx((dy[r * kK + c] - dot) * x[r * kK + c]).epsilon(1e-4).scale(10));
+        }
+    }
+}
+
+TEST_CASE("AdjustSoftMaxRes rewrites the rows whose max has the given bits") {
+    std::vector<float> x = softmax_input(0.0f);
+    for (uint32_t c = 0; c < kK; ++c) x[2 * kK + c] = c == 5 ? 3.0f : -1.0f;  // row 2's max is 3.0f
+    for (uint32_t r = 0; r < kM; ++r) {
+        if (r != 2) x[r * kK] = 100.0f;
+    }
+    const SoftmaxResult adjusted = run_softmax(kAdjust, x, x);
+    for (uint32_t c = 0; c < kK; ++c) CHECK(adjusted.out[2 * kK + c] == -1.0f);
+    CHECK(adjusted.out[3 * kK] == doctest::Approx(1.0).epsilon(1e-5));
+}
+
+TEST_CASE("SoftMax family tilings and tmp sizes are CANN's") {
+    const AscendC::TensorShape shape({16, 128});
+    CHECK(AscendC::GetSoftMaxMinTmpSize(shape, 4, false) == (8 + 128 + 64) * 4);
+    CHECK(AscendC::GetSoftMaxMaxTmpSize(shape, 4, false) == 16 * (8 + 128 + 64) * 4);
+    CHECK(AscendC::GetSoftMaxMinTmpSize(shape, 2, false) == (16 + 128 + 64) * 4);
+    CHECK(AscendC::GetLogSoftMaxMinTmpSize(shape, 4, false) == (8 + 128 + 64) * 4);
+    CHECK(AscendC::GetSoftMaxFlashV2MinTmpSize(shape, 4, 4, true, false) == (8 + 64) * 4);
+    CHECK(AscendC::GetSoftMaxFlashV2MinTmpSize(shape, 4, 4, true, true) == 8 * (8 + 64) * 4);
+    CHECK(AscendC::GetSoftMaxFlashV2MinTmpSize(shape, 2, 2, true, false) == (32 + 128 + 64) * 4);
+    CHECK(AscendC::GetSoftMaxGradMinTmpSize(shape, 4, false, false) == (16 + 128 + 64) * 4);
+    CHECK(AscendC::GetSoftMaxGradMinTmpSize(shape, 4, true, false) == (8 + 128 + 64) * 4);
+    CHECK(AscendC::GetSoftMaxGradMinTmpSize(shape, 2, false, false) == (32 + 384 + 64) * 4);
+    uint32_t max = 0, min = 0;
+    AscendC::GetSoftMaxFlashV3MaxMinTmpSize(AscendC::TensorShape({8, 2048}), 2, 4, max, min, true);
+    CHECK(min == (40 + 4096 + 64) * 4);
+    CHECK(max == 8 * min);
+
+    // 2.5 rows' worth of buffer: blocks of 2 rows, the tail none.
+    SoftMaxTiling tiling;
+    AscendC::SoftMaxTilingFunc(shape, 4, 5 * 200 * 4 / 2, tiling);
+    CHECK(tiling.srcM == 16);
+    CHECK(tiling.srcK == 128);
+    CHECK(tiling.outMaxK == 8);
+    CHECK(tiling.splitM == 2);
+    CHECK(tiling.rangeM == 8);
+    CHECK(tiling.tailM == 0);
+    CHECK(tiling.reduceSize == 16);
+    // The host class's bytes are the kernel struct's.
+    optiling::SoftMaxTiling host;
+    AscendC::SoftMaxTilingFunc(AscendC::TensorShape({20, 64}), 4, 11 * 136 * 4, host);
+    SoftMaxTiling copied;
+    host.SaveToBuffer(&copied, sizeof(copied));
+    CHECK(copied.splitM == 8);  // 11 rows fit; a multiple of 8 below srcM
+    CHECK(copied.rangeM == 2);
+    CHECK(copied.tailM == 4);
+    CHECK(copied.tailSplitSize == 256);
+    CHECK(host.get_tailReduceSize() == 32);
+}
+
+TEST_CASE("SoftMax family checks: tmp buffer, alignment, statistics tensors, tiling") {
+    const std::vector<float> x = softmax_input(0.0f);
+    auto broken = [&](int32_t op, SoftMaxTiling tiling, uint32_t tmp_bytes, uint32_t rows, uint32_t cols,
+                      std::initializer_list<const char*> fragments) {
+        Runtime rt;
+        Stream stream;
+        DeviceArray<float> xs(x), out(kM * kK), stats(3 * kM * 8);
+        expect_launch_fault(stream,
+                            ACLRT_LAUNCH_KERNEL(adv_softmax_kernel)(1, stream, xs.get(), xs.get(), out.get(),
+                                                                    stats.get(), op, tiling, tmp_bytes, rows, cols),
+                            ACL_ERROR_RT_AICORE_EXCEPTION, fragments);
+    };
+    const SoftMaxTiling good = host_tiling(kM, kK, kTmp);
+    // below (8 + 64 + 64) * 4 = 544 bytes
+    broken(kSoftMax, good, 512, kM, kK, {"SoftMax", "sharedTmpBuffer holds 512 bytes", "544 bytes", "GetSoftMaxMinTmpSize"});
+    // 12 floats a row: 48 bytes, not 32-byte aligned
+    broken(kSoftMax, good, kTmp, kM, 12, {"SoftMax", "srcK 12", "not 32-byte aligned"});
+    // 16 rows: the source holds them (the x and y tiles follow each other) but the destination does not
+    broken(kSoftMax, good, kTmp, 2 * kM, kK, {"SoftMax", "the shape's 1024 exceeds dstTensor"});
+    // isCheckTiling false with a tiling of another shape
+    broken(kSoftMaxStrict, host_tiling(kM, 2 * kK, kTmp), kTmp, kM, kK, {"SoftMax", "does not match the shape", "isCheckTiling"});
+    // no sharedTmpBuffer: the stack buffer is what the TPipe left, plenty here, so this one passes
+    Runtime rt;
+    Stream stream;
+    DeviceArray<float> xs(x), out(kM * kK), stats(3 * kM * 8);
+    REQUIRE(ACLRT_LAUNCH_KERNEL(adv_softmax_kernel)(1, stream, xs.get(), xs.get(), out.get(), stats.get(),
+                                                    int32_t(kFlashV2NoTmp), good, kTmp, kM, kK) == 0u);
+    CHECK_ACL(aclrtSynchronizeStream(stream));
+}

@@ -27,6 +27,7 @@
 #include "adv_api/activation/softmaxflashv2.h"
 #include "adv_api/activation/logsoftmax.h"
 #include "adv_api/activation/softmaxgrad.h"
+#include "adv_api/activation/softmaxflashv3.h"
 #include "adv_api/utils/std/type_traits.h"
 
 // Normalization, quantization, reduce, sort, index, filter, select, pad and transpose.

@@ -14,10 +14,10 @@ inline void simple_softmax(const AscendC::LocalTensor<T>& dst, const AscendC::Lo
     const SoftmaxShape shape = softmax_shape<T>(api, tiling, info, config.isCheckTiling);
     AdvCall call(api);
     const uint64_t elements = uint64_t(shape.m) * shape.k;
-    const T* s = call.operand("srcTensor", Access::read, src, elements);
-    const U* sum_data = call.operand("inSumTensor", Access::read, sum, uint64_t(shape.m) * reduced_per_row<U>);
-    const U* max_data = call.operand("inMaxTensor", Access::read, max, uint64_t(shape.m) * reduced_per_row<U>);
-    T* d = call.operand("dstTensor", Access::write, dst, elements);
+    const T* s = call.operand("srcTensor", Access::read, src, elements, "the shape's");
+    const U* sum_data = call.operand("inSumTensor", Access::read, sum, uint64_t(shape.m) * reduced_per_row<U>, "the shape's");
+    const U* max_data = call.operand("inMaxTensor", Access::read, max, uint64_t(shape.m) * reduced_per_row<U>, "the shape's");
+    T* d = call.operand("dstTensor", Access::write, dst, elements, "the shape's");
     const uint32_t min_tmp = sizes::softmax_row_floats(shape.k, sizeof(T)) * 4;
     if (tmp != nullptr) {
         call.tmp(*tmp, min_tmp, "GetSoftMaxMinTmpSize");

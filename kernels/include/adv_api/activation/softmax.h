@@ -17,11 +17,11 @@ inline void softmax(const char* api, const AscendC::LocalTensor<T>& dst, const A
     const SoftmaxShape shape = softmax_shape<T>(api, tiling, info, config.isCheckTiling);
     AdvCall call(api);
     const uint64_t elements = uint64_t(shape.m) * shape.k;
-    const T* s = call.operand("srcTensor", Access::read, src, elements);
-    T* d = call.operand("dstTensor", Access::write, dst, elements);
-    U* sum_data = sum != nullptr ? call.operand("sumTensor", Access::write, *sum, uint64_t(shape.m) * reduced_per_row<U>)
+    const T* s = call.operand("srcTensor", Access::read, src, elements, "the shape's");
+    T* d = call.operand("dstTensor", Access::write, dst, elements, "the shape's");
+    U* sum_data = sum != nullptr ? call.operand("sumTensor", Access::write, *sum, uint64_t(shape.m) * reduced_per_row<U>, "the shape's")
                                  : nullptr;
-    U* max_data = max != nullptr ? call.operand("maxTensor", Access::write, *max, uint64_t(shape.m) * reduced_per_row<U>)
+    U* max_data = max != nullptr ? call.operand("maxTensor", Access::write, *max, uint64_t(shape.m) * reduced_per_row<U>, "the shape's")
                                  : nullptr;
     const uint32_t min_tmp = sizes::softmax_row_floats(shape.k, sizeof(T)) * 4;
     if (tmp != nullptr) {
@@ -107,8 +107,8 @@ __aicore__ inline bool AdjustSoftMaxRes(const LocalTensor<T1>& softMaxRes, const
     const uint32_t k = softmaxShapeInfo.srcK;
     const uint32_t per = stepSizeMode == 0 ? adv::reduced_per_row<T2> : 1;
     adv::AdvCall call("AdjustSoftMaxRes");
-    T1* res = call.operand("softMaxRes", adv::Access::read_write, softMaxRes, uint64_t(m) * k);
-    const T2* max = call.operand("maxTensor", adv::Access::read, maxTensor, uint64_t(m) * per);
+    T1* res = call.operand("softMaxRes", adv::Access::read_write, softMaxRes, uint64_t(m) * k, "the shape's");
+    const T2* max = call.operand("maxTensor", adv::Access::read, maxTensor, uint64_t(m) * per, "the shape's");
     call.issue();
     bool adjusted = false;
     for (uint32_t r = 0; r < m; ++r) {

@@ -20,13 +20,13 @@ inline void softmax_flash_v2(const AscendC::LocalTensor<T>& dst, const AscendC::
     AdvCall call(api);
     const uint64_t elements = uint64_t(shape.m) * shape.k;
     const uint64_t reduced = uint64_t(shape.m) * reduced_per_row<U>;
-    const T* s = call.operand("srcTensor", Access::read, src, elements);
-    const U* in_sum = isUpdate ? call.operand("inExpSumTensor", Access::read, inExpSum, reduced) : nullptr;
-    const U* in_max = isUpdate ? call.operand("inMaxTensor", Access::read, inMax, reduced) : nullptr;
-    T* d = call.operand("dstTensor", Access::write, dst, elements);
-    U* sum_out = call.operand("expSumTensor", Access::write, expSum, reduced);
-    U* max_out = call.operand("maxTensor", Access::write, max, reduced);
-    T* exp_max = isUpdate ? call.operand("expMaxTensor", Access::write, expMax, uint64_t(shape.m) * reduced_per_row<T>)
+    const T* s = call.operand("srcTensor", Access::read, src, elements, "the shape's");
+    const U* in_sum = isUpdate ? call.operand("inExpSumTensor", Access::read, inExpSum, reduced, "the shape's") : nullptr;
+    const U* in_max = isUpdate ? call.operand("inMaxTensor", Access::read, inMax, reduced, "the shape's") : nullptr;
+    T* d = call.operand("dstTensor", Access::write, dst, elements, "the shape's");
+    U* sum_out = call.operand("expSumTensor", Access::write, expSum, reduced, "the shape's");
+    U* max_out = call.operand("maxTensor", Access::write, max, reduced, "the shape's");
+    T* exp_max = isUpdate ? call.operand("expMaxTensor", Access::write, expMax, uint64_t(shape.m) * reduced_per_row<T>, "the shape's")
                           : nullptr;
     const uint32_t min_tmp = sizes::flashv2_min(shape.m, shape.k, sizeof(T), sizeof(U), isBasicBlock, false);
     if (tmp != nullptr) {

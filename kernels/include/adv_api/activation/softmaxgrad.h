@@ -16,9 +16,10 @@ inline void softmax_grad(const char* api, const AscendC::LocalTensor<T>& dst, co
     const bool front = front_only || isFront;
     AdvCall call(api);
     const uint64_t elements = uint64_t(shape.m) * shape.k;
-    const T* y = call.operand("srcTensor", Access::read, src, elements);
-    const T* dy = call.operand("gradTensor", Access::read, grad, elements);
-    T* d = call.operand("dstTensor", Access::write, dst, front ? uint64_t(shape.m) * reduced_per_row<T> : elements);
+    const T* y = call.operand("srcTensor", Access::read, src, elements, "the shape's");
+    const T* dy = call.operand("gradTensor", Access::read, grad, elements, "the shape's");
+    T* d = call.operand("dstTensor", Access::write, dst, front ? uint64_t(shape.m) * reduced_per_row<T> : elements,
+                         "the shape's");
     const uint32_t min_tmp = sizes::softmax_grad_row_floats(shape.k, sizeof(T), front) * 4;
     if (tmp != nullptr) {
         call.tmp(*tmp, min_tmp, "GetSoftMaxGradMinTmpSize");

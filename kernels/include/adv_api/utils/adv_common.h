@@ -38,11 +38,13 @@ public:
 
     // `tensor`'s first `count` elements, read and/or written by the call: a 32-byte aligned UB
     // tensor holding them.
+    // `what` names where the count comes from (calCount, the shape).
     template <typename T>
-    T* operand(const char* role, Access access, const AscendC::LocalTensor<T>& tensor, uint64_t count) {
+    T* operand(const char* role, Access access, const AscendC::LocalTensor<T>& tensor, uint64_t count,
+               const char* what = "calCount") {
         canopy::kernel::ascendc::require_vector_tensor(tensor, api_, role);
         if (count > tensor.GetSize()) [[unlikely]] {
-            fail_misuse(api_, "calCount ", count, " exceeds ", role, " (a ", AscendC::PositionName(tensor.position()),
+            fail_misuse(api_, what, " ", count, " exceeds ", role, " (a ", AscendC::PositionName(tensor.position()),
                         " LocalTensor of ", tensor.GetSize(), " elements)");
         }
         add(role, access, tensor.GetPhyAddr(), count * sizeof(T));
