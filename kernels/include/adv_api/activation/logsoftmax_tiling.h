@@ -18,16 +18,11 @@ inline uint32_t GetLogSoftMaxMinTmpSize(const TensorShape srcShape, const uint32
 }
 inline void LogSoftMaxTilingFunc(const TensorShape srcShape, const uint32_t dataTypeSize,
                                  const uint32_t localWorkSpaceSize, AscendC::tiling::LogSoftMaxTiling& softmaxTiling) {
-    AscendC::tiling::SoftMaxTiling plain;
-    SoftMaxTilingFunc(srcShape, dataTypeSize, localWorkSpaceSize, plain);
-    static_assert(sizeof(plain) == sizeof(softmaxTiling));
-    std::memcpy(&softmaxTiling, &plain, sizeof(plain));
+    canopy_softmax::softmax_tiling(srcShape, dataTypeSize, localWorkSpaceSize, softmaxTiling);
 }
 inline void LogSoftMaxTilingFunc(const TensorShape srcShape, const uint32_t dataTypeSize,
                                  const uint32_t localWorkSpaceSize, optiling::LogSoftMaxTiling& softmaxTiling) {
-    AscendC::tiling::SoftMaxTiling plain;
-    SoftMaxTilingFunc(srcShape, dataTypeSize, localWorkSpaceSize, plain);
-    std::memcpy(&softmaxTiling, &plain, sizeof(plain));
+    canopy_softmax::softmax_tiling(srcShape, dataTypeSize, localWorkSpaceSize, softmaxTiling);
 }
 
 }  // namespace AscendC

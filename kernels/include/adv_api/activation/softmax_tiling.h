@@ -137,8 +137,10 @@ inline uint32_t GetSoftMaxMinTmpSize(const TensorShape& srcShape, const uint32_t
     if (!s::softmax_shape_ok("GetSoftMaxMinTmpSize", srcShape, dataTypeSize)) return 0;
     return s::softmax_row_floats(s::rows_cols(srcShape).k, dataTypeSize) * 4;
 }
-inline void SoftMaxTilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
-                              AscendC::tiling::SoftMaxTiling& softmaxTiling) {
+namespace canopy_softmax {
+template <class Tiling>
+inline void softmax_tiling(const TensorShape& srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
+                           Tiling& softmaxTiling) {
     namespace s = canopy::kernel::adv::sizes;
     if (!s::softmax_shape_ok("SoftMaxTilingFunc", srcShape, dataTypeSize)) return;
     const s::RowsCols rc = s::rows_cols(srcShape);
@@ -146,14 +148,14 @@ inline void SoftMaxTilingFunc(const TensorShape& srcShape, const uint32_t dataTy
     s::adjust_to_basic_block(baseM, rc.m, rc.k);
     s::fill_tiling(softmaxTiling, rc.m, rc.k, s::per_block(dataTypeSize), baseM);
 }
+}  // namespace canopy_softmax
+inline void SoftMaxTilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
+                              AscendC::tiling::SoftMaxTiling& softmaxTiling) {
+    canopy_softmax::softmax_tiling(srcShape, dataTypeSize, localWorkSpaceSize, softmaxTiling);
+}
 inline void SoftMaxTilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
                               optiling::SoftMaxTiling& softmaxTiling) {
-    namespace s = canopy::kernel::adv::sizes;
-    if (!s::softmax_shape_ok("SoftMaxTilingFunc", srcShape, dataTypeSize)) return;
-    const s::RowsCols rc = s::rows_cols(srcShape);
-    uint32_t baseM = s::rows_in(localWorkSpaceSize, s::softmax_row_floats(rc.k, dataTypeSize), rc.m);
-    s::adjust_to_basic_block(baseM, rc.m, rc.k);
-    s::fill_tiling(softmaxTiling, rc.m, rc.k, s::per_block(dataTypeSize), baseM);
+    canopy_softmax::softmax_tiling(srcShape, dataTypeSize, localWorkSpaceSize, softmaxTiling);
 }
 
 inline bool IsBasicBlockInSoftMax(AscendC::tiling::SoftMaxTiling& tiling, const uint32_t dataTypeSize = 2) {
@@ -162,9 +164,9 @@ inline bool IsBasicBlockInSoftMax(AscendC::tiling::SoftMaxTiling& tiling, const 
            tiling.srcK % canopy::kernel::adv::sizes::softmax_unit == 0 && tiling.srcK < 2048 && tiling.splitM > 0;
 }
 inline bool IsBasicBlockInSoftMax(optiling::SoftMaxTiling& tiling, const uint32_t dataTypeSize = 2) {
-    AscendC::tiling::SoftMaxTiling plain;
-    tiling.SaveToBuffer(&plain, sizeof(plain));
-    return IsBasicBlockInSoftMax(plain, dataTypeSize);
+    (void)dataTypeSize;
+    return tiling.splitM % canopy::kernel::adv::sizes::softmax_basic_rows == 0 &&
+           tiling.srcK % canopy::kernel::adv::sizes::softmax_unit == 0 && tiling.srcK < 2048 && tiling.splitM > 0;
 }
 
 // ---- SoftmaxFlashV2 -------------------------------------------------------------------------------
@@ -195,11 +197,11 @@ inline uint32_t GetSoftMaxFlashV2MaxTmpSize(const TensorShape& srcShape, const u
     }
     return rc.m * s::flashv2_row_floats(rc.k, dataTypeSize1, dataTypeSize2) * 4;
 }
-inline void SoftMaxFlashV2TilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize1,
-                                     const uint32_t dataTypeSize2, const uint32_t localWorkSpaceSize,
-                                     AscendC::tiling::SoftMaxTiling& softmaxFlashTiling, const bool isUpdate,
-                                     const bool isBasicBlock = false, const bool isFlashOutputBrc = false) {
-    (void)isUpdate;
+namespace canopy_softmax {
+template <class Tiling>
+inline void flash_v2_tiling(const TensorShape& srcShape, const uint32_t dataTypeSize1, const uint32_t dataTypeSize2,
+                            const uint32_t localWorkSpaceSize, Tiling& softmaxFlashTiling, const bool isBasicBlock,
+                            const bool isFlashOutputBrc) {
     namespace s = canopy::kernel::adv::sizes;
     if (!s::softmax_shape_ok("SoftMaxFlashV2TilingFunc", srcShape, dataTypeSize1)) return;
     const s::RowsCols rc = s::rows_cols(srcShape);
@@ -215,15 +217,22 @@ inline void SoftMaxFlashV2TilingFunc(const TensorShape& srcShape, const uint32_t
     if (baseM < rc.m && baseM > tile) baseM = baseM / tile * tile;
     s::fill_tiling(softmaxFlashTiling, rc.m, rc.k, s::per_block(dataTypeSize2), baseM);
 }
+}  // namespace canopy_softmax
+inline void SoftMaxFlashV2TilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize1,
+                                     const uint32_t dataTypeSize2, const uint32_t localWorkSpaceSize,
+                                     AscendC::tiling::SoftMaxTiling& softmaxFlashTiling, const bool isUpdate,
+                                     const bool isBasicBlock = false, const bool isFlashOutputBrc = false) {
+    (void)isUpdate;
+    canopy_softmax::flash_v2_tiling(srcShape, dataTypeSize1, dataTypeSize2, localWorkSpaceSize, softmaxFlashTiling,
+                                    isBasicBlock, isFlashOutputBrc);
+}
 inline void SoftMaxFlashV2TilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize1,
                                      const uint32_t dataTypeSize2, const uint32_t localWorkSpaceSize,
                                      optiling::SoftMaxTiling& softmaxFlashTiling, const bool isUpdate,
                                      const bool isBasicBlock = false, const bool isFlashOutputBrc = false) {
-    AscendC::tiling::SoftMaxTiling plain;
-    SoftMaxFlashV2TilingFunc(srcShape, dataTypeSize1, dataTypeSize2, localWorkSpaceSize, plain, isUpdate, isBasicBlock,
-                             isFlashOutputBrc);
-    static_assert(sizeof(plain) == sizeof(softmaxFlashTiling));
-    std::memcpy(&softmaxFlashTiling, &plain, sizeof(plain));
+    (void)isUpdate;
+    canopy_softmax::flash_v2_tiling(srcShape, dataTypeSize1, dataTypeSize2, localWorkSpaceSize, softmaxFlashTiling,
+                                    isBasicBlock, isFlashOutputBrc);
 }
 
 // ---- SoftmaxGrad ---------------------------------------------------------------------------------
@@ -243,9 +252,10 @@ inline uint32_t GetSoftMaxGradMinTmpSize(const TensorShape& srcShape, const uint
     if (!s::softmax_shape_ok("GetSoftMaxGradMinTmpSize", srcShape, dataTypeSize)) return 0;
     return s::softmax_grad_row_floats(s::rows_cols(srcShape).k, dataTypeSize, isFront) * 4;
 }
-inline void SoftMaxGradTilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize,
-                                  const uint32_t localWorkSpaceSize, AscendC::tiling::SoftMaxTiling& softmaxGradTiling,
-                                  const bool isFront = false) {
+namespace canopy_softmax {
+template <class Tiling>
+inline void grad_tiling(const TensorShape& srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
+                        Tiling& softmaxGradTiling, const bool isFront) {
     namespace s = canopy::kernel::adv::sizes;
     if (!s::softmax_shape_ok("SoftMaxGradTilingFunc", srcShape, dataTypeSize)) return;
     const s::RowsCols rc = s::rows_cols(srcShape);
@@ -253,12 +263,16 @@ inline void SoftMaxGradTilingFunc(const TensorShape& srcShape, const uint32_t da
     s::adjust_to_basic_block(baseM, rc.m, rc.k);
     s::fill_tiling(softmaxGradTiling, rc.m, rc.k, s::per_block(dataTypeSize), baseM);
 }
+}  // namespace canopy_softmax
+inline void SoftMaxGradTilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize,
+                                  const uint32_t localWorkSpaceSize, AscendC::tiling::SoftMaxTiling& softmaxGradTiling,
+                                  const bool isFront = false) {
+    canopy_softmax::grad_tiling(srcShape, dataTypeSize, localWorkSpaceSize, softmaxGradTiling, isFront);
+}
 inline void SoftMaxGradTilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize,
                                   const uint32_t localWorkSpaceSize, optiling::SoftMaxTiling& softmaxGradTiling,
                                   const bool isFront = false) {
-    AscendC::tiling::SoftMaxTiling plain;
-    SoftMaxGradTilingFunc(srcShape, dataTypeSize, localWorkSpaceSize, plain, isFront);
-    std::memcpy(&softmaxGradTiling, &plain, sizeof(plain));
+    canopy_softmax::grad_tiling(srcShape, dataTypeSize, localWorkSpaceSize, softmaxGradTiling, isFront);
 }
 
 // ---- SoftmaxFlashV3 (half source, float statistics) ----------------------------------------------
@@ -277,25 +291,32 @@ inline void GetSoftMaxFlashV3MaxMinTmpSize(const TensorShape& srcShape, const ui
     minValue = s::flashv3_row_floats(rc.k, dataTypeSize2) * 4;
     maxValue = rc.m * minValue;
 }
-inline void SoftMaxFlashV3TilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize1,
-                                     const uint32_t dataTypeSize2, const uint32_t localWorkSpaceSize,
-                                     AscendC::tiling::SoftMaxTiling& softmaxFlashV3Tiling, const bool isUpdate,
-                                     const bool isBasicBlock = false) {
-    (void)isUpdate;
-    (void)isBasicBlock;
+namespace canopy_softmax {
+template <class Tiling>
+inline void flash_v3_tiling(const TensorShape& srcShape, const uint32_t dataTypeSize1, const uint32_t dataTypeSize2,
+                            const uint32_t localWorkSpaceSize, Tiling& softmaxFlashV3Tiling) {
     namespace s = canopy::kernel::adv::sizes;
     if (!s::softmax_shape_ok("SoftMaxFlashV3TilingFunc", srcShape, dataTypeSize1)) return;
     const s::RowsCols rc = s::rows_cols(srcShape);
     const uint32_t baseM = s::rows_in(localWorkSpaceSize, s::flashv3_row_floats(rc.k, dataTypeSize2), rc.m);
     s::fill_tiling(softmaxFlashV3Tiling, rc.m, rc.k, s::per_block(dataTypeSize2), baseM);
 }
+}  // namespace canopy_softmax
+inline void SoftMaxFlashV3TilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize1,
+                                     const uint32_t dataTypeSize2, const uint32_t localWorkSpaceSize,
+                                     AscendC::tiling::SoftMaxTiling& softmaxFlashV3Tiling, const bool isUpdate,
+                                     const bool isBasicBlock = false) {
+    (void)isUpdate;
+    (void)isBasicBlock;
+    canopy_softmax::flash_v3_tiling(srcShape, dataTypeSize1, dataTypeSize2, localWorkSpaceSize, softmaxFlashV3Tiling);
+}
 inline void SoftMaxFlashV3TilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize1,
                                      const uint32_t dataTypeSize2, const uint32_t localWorkSpaceSize,
                                      optiling::SoftMaxTiling& softmaxFlashV3Tiling, const bool isUpdate,
                                      const bool isBasicBlock = false) {
-    AscendC::tiling::SoftMaxTiling plain;
-    SoftMaxFlashV3TilingFunc(srcShape, dataTypeSize1, dataTypeSize2, localWorkSpaceSize, plain, isUpdate, isBasicBlock);
-    std::memcpy(&softmaxFlashV3Tiling, &plain, sizeof(plain));
+    (void)isUpdate;
+    (void)isBasicBlock;
+    canopy_softmax::flash_v3_tiling(srcShape, dataTypeSize1, dataTypeSize2, localWorkSpaceSize, softmaxFlashV3Tiling);
 }
 
 }  // namespace AscendC

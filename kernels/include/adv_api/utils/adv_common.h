@@ -17,6 +17,7 @@
 
 #include "canopy/kernel/ascendc/check.h"
 #include "canopy/kernel/ascendc/kernel_log.h"
+#include "canopy/kernel/ascendc/scalar_minmax.h"
 #include "canopy/kernel/ascendc/eigen_map.h"
 #include "canopy/kernel/ascendc/local_tensor.h"
 #include "canopy/kernel/ascendc/pipe.h"

@@ -544,6 +544,17 @@ public:
         return LocalTensor<T>(reinterpret_cast<T*>(record_->address), len, pos, record_);
     }
 
+    // The whole buffer, as Get<T>() (a TBuf has no queue to allocate from); FreeTensor gives nothing back.
+    template <typename T>
+    __aicore__ inline LocalTensor<T> AllocTensor() {
+        return Get<T>();
+    }
+    template <typename T>
+    __aicore__ inline void FreeTensor(LocalTensor<T>& tensor) {
+        (void)tensor;
+        RequireAttached("TBuf::FreeTensor");
+    }
+
     // `size` elements starting `bufOffset` bytes (a multiple of 32) into the buffer.
     template <typename T>
     __aicore__ inline LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset) {
