@@ -670,3 +670,165 @@ TEST_CASE("SoftMax family checks: tmp buffer, alignment, statistics tensors, til
                                                     int32_t(kFlashV2NoTmp), good, kTmp, kM, kK) == 0u);
     CHECK_ACL(aclrtSynchronizeStream(stream));
 }
+
+// ---- half SoftMax with float statistics, SoftmaxFlashV3 ------------------------------------------
+
+namespace {
+
+constexpr uint32_t kV3Rows = 8, kV3Cols = 512;
+
+extern "C" __global__ __aicore__ void adv_softmax_half_kernel(GM_ADDR x_gm, GM_ADDR out_gm, GM_ADDR stats_gm,
+                                                              SoftMaxTiling tiling) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> tiles, stats, tmp;
+    pipe.InitBuffer(tiles, 2 * kM * kK * sizeof(half));
+    pipe.InitBuffer(stats, 2 * kM * 8 * sizeof(float));
+    pipe.InitBuffer(tmp, kTmp);
+    AscendC::LocalTensor<half> x = tiles.Get<half>();
+    AscendC::LocalTensor<half> dst = x[kM * kK];
+    AscendC::LocalTensor<float> max = stats.Get<float>();
+    AscendC::LocalTensor<float> sum = max[kM * 8];
+    load_tile(x, x_gm, kM * kK);
+    AscendC::SoftMax<half>(dst, sum, max, x, tmp.Get<uint8_t>(), tiling, {kM, kK, kM, kK});
+    store_tile(out_gm, dst, kM * kK);
+    store_tile(stats_gm, max, 2 * kM * 8);
+}
+
+// SoftmaxFlashV3 with isUpdate over one [kV3Rows, kV3Cols] half tile; statistics in 8-float blocks.
+extern "C" __global__ __aicore__ void adv_flash_v3_kernel(GM_ADDR x_gm, GM_ADDR in_gm, GM_ADDR out_gm,
+                                                          GM_ADDR stats_gm, SoftMaxTiling tiling, uint32_t tmp_bytes) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> tiles, stats, exp_max_buf, tmp;
+    pipe.InitBuffer(tiles, 2 * kV3Rows * kV3Cols * sizeof(half));
+    pipe.InitBuffer(stats, 3 * kV3Rows * 8 * sizeof(float));
+    pipe.InitBuffer(exp_max_buf, kV3Rows * 16 * sizeof(half));
+    pipe.InitBuffer(tmp, tmp_bytes);
+    AscendC::LocalTensor<half> x = tiles.Get<half>();
+    AscendC::LocalTensor<half> dst = x[kV3Rows * kV3Cols];
+    AscendC::LocalTensor<float> mean = stats.Get<float>();
+    AscendC::LocalTensor<float> sum = mean[kV3Rows * 8];
+    AscendC::LocalTensor<float> max = mean[2 * kV3Rows * 8];
+    AscendC::LocalTensor<half> exp_max = exp_max_buf.AllocTensor<half>();
+    load_tile(x, x_gm, kV3Rows * kV3Cols);
+    load_tile(mean, in_gm, 3 * kV3Rows * 8);
+    uint32_t dims[2] = {kV3Rows, kV3Cols};
+    x.SetShapeInfo(AscendC::ShapeInfo(2, dims));
+    const AscendC::SoftMaxParams params = {kV3Rows, kV3Cols, kV3Rows, kV3Cols, 2, 8, 0.9375f};
+    AscendC::SoftmaxFlashV3<half, float, true>(dst, mean, sum, max, x, exp_max, mean, sum, max, tmp.Get<uint8_t>(),
+                                               tiling, params);
+    store_tile(out_gm, dst, kV3Rows * kV3Cols);
+    store_tile(stats_gm, mean, 3 * kV3Rows * 8);
+    exp_max_buf.FreeTensor(exp_max);
+}
+
+}  // namespace
+
+TEST_CASE("half SoftMax writes float statistics") {
+    const std::vector<float> values = softmax_input(0.3f);
+    std::vector<half> in(values.size());
+    for (size_t i = 0; i < values.size(); ++i) in[i] = half(values[i]);
+    Runtime rt;
+    Stream stream;
+    DeviceArray<half> x(in), out(kM * kK);
+    DeviceArray<float> stats(2 * kM * 8);
+    SoftMaxTiling tiling;
+    AscendC::SoftMaxTilingFunc(AscendC::TensorShape({kM, kK}), sizeof(half), kTmp, tiling);
+    REQUIRE(ACLRT_LAUNCH_KERNEL(adv_softmax_half_kernel)(1, stream, x.get(), out.get(), stats.get(), tiling) == 0u);
+    CHECK_ACL(aclrtSynchronizeStream(stream));
+    const std::vector<half> got = out.read();
+    const std::vector<float> st = stats.read();
+    for (uint32_t r = 0; r < kM; ++r) {
+        double m = -INFINITY, s = 0;
+        for (uint32_t c = 0; c < kK; ++c) m = std::max(m, double(float(in[r * kK + c])));
+        for (uint32_t c = 0; c < kK; ++c) s += std::exp(double(float(in[r * kK + c])) - m);
+        CHECK(st[r * 8 + 7] == doctest::Approx(m));
+        CHECK(st[kM * 8 + r * 8] == doctest::Approx(s).epsilon(1e-5));
+        for (uint32_t c = 0; c < kK; ++c) {
+            CHECK(float(got[r * kK + c]) ==
+                  doctest::Approx(std::exp(double(float(in[r * kK + c])) - m) / s).epsilon(2e-3));
+        }
+    }
+}
+
+TEST_CASE("SoftmaxFlashV3 re-centres on the running means and updates the statistics") {
+    std::vector<half> in(kV3Rows * kV3Cols);
+    for (size_t i = 0; i < in.size(); ++i) in[i] = half(5.0f + 4.0f * std::sin(0.013f * float(i * i % 977)));
+    std::vector<float> stats_in(3 * kV3Rows * 8, 0.5f);  // mean, sum, max
+    uint32_t max_tmp = 0, min_tmp = 0;
+    AscendC::GetSoftMaxFlashV3MaxMinTmpSize(AscendC::TensorShape({kV3Rows, kV3Cols}), 2, 4, max_tmp, min_tmp, true);
+    SoftMaxTiling tiling;
+    AscendC::SoftMaxFlashV3TilingFunc(AscendC::TensorShape({kV3Rows, kV3Cols}), 2, 4, min_tmp, tiling, true);
+    CHECK(tiling.splitM == 1);
+    Runtime rt;
+    Stream stream;
+    DeviceArray<half> x(in), out(in.size());
+    DeviceArray<float> stats_dev(stats_in), stats_out(stats_in.size());
+    REQUIRE(ACLRT_LAUNCH_KERNEL(adv_flash_v3_kernel)(1, stream, x.get(), stats_dev.get(), out.get(), stats_out.get(),
+                                                     tiling, min_tmp) == 0u);
+    CHECK_ACL(aclrtSynchronizeStream(stream));
+    const std::vector<half> got = out.read();
+    const std::vector<float> st = stats_out.read();
+    const double scalar = 0.9375 / (1 - 0.9375), n = 2;
+    for (uint32_t r = 0; r < kV3Rows; ++r) {
+        // The local means: 64 lanes, the first 512 columns (here all) as 8-column blocks.
+        double local[8] = {}, global = 0;
+        for (uint32_t c = 0; c < kV3Cols; ++c) local[c / 64] += float(in[r * kV3Cols + c]);
+        for (double& l : local) {
+            l /= kV3Cols / 8;
+            global += l / 8;
+        }
+        std::vector<double> shifted(kV3Cols);
+        double row_max = -INFINITY;
+        for (uint32_t c = 0; c < kV3Cols; ++c) {
+            shifted[c] = float(in[r * kV3Cols + c]) - (global - local[c / (kV3Cols / 8)]) * scalar;
+            row_max = std::max(row_max, shifted[c]);
+        }
+        const double mean = (global + 0.5 * (n - 1)) / n;
+        const double shift_curr = (global - mean) * scalar, shift_prev = (0.5 - mean) * scalar;
+        const double max = std::max(row_max + shift_curr, 0.5 + shift_prev);
+        double sum = 0;
+        for (uint32_t c = 0; c < kV3Cols; ++c) {
+            const double e = std::exp(shifted[c] - max + shift_curr);
+            sum += e;
+            CHECK(float(got[r * kV3Cols + c]) == doctest::Approx(e).epsilon(2e-3).scale(1e-3));
+        }
+        const double exp_max = std::exp(0.5 - max + shift_prev);
+        CHECK(st[r * 8] == doctest::Approx(mean).epsilon(1e-5));
+        CHECK(st[kV3Rows * 8 + r * 8] == doctest::Approx(exp_max * 0.5 + sum).epsilon(1e-4));
+        CHECK(st[2 * kV3Rows * 8 + r * 8] == doctest::Approx(max).epsilon(1e-5));
+    }
+}
+
+TEST_CASE("SoftmaxFlashV3 checks its split and its temporary buffer") {
+    std::vector<half> in(kV3Rows * kV3Cols, half(1.0f));
+    std::vector<float> stats_in(3 * kV3Rows * 8, 0.5f);
+    SoftMaxTiling tiling;
+    AscendC::SoftMaxFlashV3TilingFunc(AscendC::TensorShape({kV3Rows, kV3Cols}), 2, 4, 1 << 16, tiling, true);
+    Runtime rt;
+    Stream stream;
+    DeviceArray<half> x(in), out(in.size());
+    DeviceArray<float> stats_dev(stats_in), stats_out(stats_in.size());
+    expect_launch_fault(stream,
+                        ACLRT_LAUNCH_KERNEL(adv_flash_v3_kernel)(1, stream, x.get(), stats_dev.get(), out.get(),
+                                                                 stats_out.get(), tiling, 1024u),
+                        ACL_ERROR_RT_AICORE_EXCEPTION, {"SoftmaxFlashV3", "sharedTmpBuffer holds 1024 bytes", "4512 bytes"});
+}
+
+// ---- utils -------------------------------------------------------------------------------------
+
+TEST_CASE("AscendC::Std type traits, ShapeInfo, the scalar min and max") {
+    static_assert(AscendC::Std::is_same_v<AscendC::Std::remove_cv_t<const volatile int>, int>);
+    static_assert(AscendC::Std::is_floating_point<float>::value && !AscendC::Std::is_integral<float>::value);
+    static_assert(AscendC::Std::is_same_v<AscendC::Std::add_rvalue_reference_t<int&>, int&>);
+    static_assert(AscendC::Std::is_array<int[3]>::value && !AscendC::Std::is_pointer<int[3]>::value);
+    const uint32_t dims[3] = {2, 3, 4};
+    const AscendC::ShapeInfo info(3, dims);
+    CHECK(AscendC::GetShapeSize(info) == 24);
+    CHECK(info.dataFormat == AscendC::DataFormat::ND);
+    CHECK(min(uint32_t(7), uint32_t(3)) == 3u);
+    CHECK(max(-1.5f, 2.5f) == 2.5f);
+    const AscendC::TensorShape shape({4, 8, 16});
+    CHECK(shape.GetShapeSize() == 512);
+    CHECK(shape.GetDimNum() == 3);
+    CHECK(shape.GetDim(2) == 16);
+}
