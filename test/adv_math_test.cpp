@@ -832,3 +832,39 @@ TEST_CASE("AscendC::Std type traits, ShapeInfo, the scalar min and max") {
     CHECK(shape.GetDimNum() == 3);
     CHECK(shape.GetDim(2) == 16);
 }
+
+// ---- the pipe model ----------------------------------------------------------------------------
+
+namespace {
+
+// Loads x with DataCopy (MTE2) and, when `synchronized`, orders the load before Sigmoid (V).
+extern "C" __global__ __aicore__ void adv_sync_kernel(GM_ADDR x_gm, GM_ADDR out_gm, int32_t synchronized) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> tiles, tmp;
+    pipe.InitBuffer(tiles, 2 * kN * sizeof(float));
+    pipe.InitBuffer(tmp, 1024);
+    AscendC::LocalTensor<float> x = tiles.Get<float>();
+    AscendC::LocalTensor<float> dst = x[kN];
+    AscendC::GlobalTensor<float> global;
+    global.SetGlobalBuffer((__gm__ float*)x_gm, kN);
+    AscendC::DataCopy(x, global, kN);
+    if (synchronized) {
+        AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+        AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    }
+    AscendC::Sigmoid(dst, x, tmp.Get<uint8_t>(), kN);
+    store_tile(out_gm, dst, kN);
+}
+
+}  // namespace
+
+TEST_CASE("an advanced API call is a vector-pipe instruction: a missing MTE2_V flag is caught") {
+    Runtime rt;
+    Stream stream;
+    DeviceArray<float> x(ramp(-2.0f, 0.01f)), out(kN);
+    REQUIRE(ACLRT_LAUNCH_KERNEL(adv_sync_kernel)(1, stream, x.get(), out.get(), 1) == 0u);
+    CHECK_ACL(aclrtSynchronizeStream(stream));
+    CHECK(out.read()[0] == doctest::Approx(1 / (1 + std::exp(2.0))));
+    expect_launch_fault(stream, ACLRT_LAUNCH_KERNEL(adv_sync_kernel)(1, stream, x.get(), out.get(), 0),
+                        ACL_ERROR_RT_AICORE_EXCEPTION, {"Sigmoid", "MTE2_V"});
+}

@@ -25,9 +25,9 @@ __aicore__ inline void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<T
     T* max_data = call.operand("maxTensor", adv::Access::write, max, reduced, "the shape's");
     const uint32_t min_tmp = adv::sizes::softmax_row_floats(shape.k, sizeof(T)) * 4;
     if (sharedTmpBuffer.GetSize() > 0 || sharedTmpBuffer.GetPhyAddr() != nullptr) {
-        call.tmp(sharedTmpBuffer, min_tmp, "GetLogSoftMaxMaxMinTmpSize");
+        call.tmp(sharedTmpBuffer, min_tmp, "GetLogSoftMaxMinTmpSize");
     } else {
-        call.stack(min_tmp, "GetLogSoftMaxMaxMinTmpSize");
+        call.stack(min_tmp, "GetLogSoftMaxMinTmpSize");
     }
     call.issue();
     const adv::Exponentials ex = adv::exponentials(adv::read_rows(s, shape));
