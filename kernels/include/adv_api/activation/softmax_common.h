@@ -10,7 +10,7 @@
 #include "adv_api/activation/softmax_tilingdata.h"
 #include "adv_api/activation/softmax_utils.h"
 #include "adv_api/utils/adv_common.h"
-#include "canopy/kernel/ascendc/data_format.h"
+#include "canopy/kernel/ascendc/shape_info.h"
 
 namespace canopy::kernel::adv {
 

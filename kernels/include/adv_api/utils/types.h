@@ -1,7 +1,7 @@
 #pragma once
 // The shape type of CANN's advanced API host functions (adv_api/utils/types.h): AscendC::TensorShape
 // is ge::Shape, a list of dimensions. Canopy has no GE graph library, so the part of ge::Shape the
-// tiling functions use is defined here.
+// tiling functions use is defined here (once: the other host support headers check the guard).
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
@@ -15,11 +15,12 @@ class Shape {
 public:
     Shape() = default;
     explicit Shape(const std::vector<int64_t>& dims) : dims_(dims) {}
+    Shape(std::initializer_list<int64_t> dims) : dims_(dims) {}
 
     std::size_t GetDimNum() const { return dims_.size(); }
     // The dimension `index`, or 0 past the last one (as GE answers).
     int64_t GetDim(std::size_t index) const { return index < dims_.size() ? dims_[index] : 0; }
-    std::vector<int64_t> GetDims() const { return dims_; }
+    const std::vector<int64_t>& GetDims() const { return dims_; }
     int SetDim(std::size_t index, int64_t value) {
         if (index >= dims_.size()) return -1;
         dims_[index] = value;
