@@ -2,13 +2,12 @@
 // memcpy_s of CANN's bounds-checked C library (securec.h), which its host headers bring into the
 // samples' host code: copies `count` bytes into `dest` of `destMax` bytes. Returns 0 (EOK), or
 // EINVAL (22) for a null pointer (the destination is then left alone), or ERANGE_AND_RESET (162)
-// when count exceeds destMax (the destination is then zeroed), as securec answers. Guarded as the
-// other host support headers guard it, so the first definition included wins.
+// when count exceeds destMax (the destination is then zeroed), as securec answers.
 #include <cstddef>
 #include <cstring>
 
-#if !defined(SECUREC_H) && !defined(CANOPY_MEMCPY_S_DEFINED)
-#define CANOPY_MEMCPY_S_DEFINED
+#ifndef CANOPY_SECUREC_MEMCPY_S
+#define CANOPY_SECUREC_MEMCPY_S
 #ifndef EOK
 #define EOK 0
 #endif
@@ -25,4 +24,4 @@ inline int memcpy_s(void* dest, std::size_t destMax, const void* src, std::size_
     if (count != 0) std::memmove(dest, src, count);
     return EOK;
 }
-#endif
+#endif  // CANOPY_SECUREC_MEMCPY_S
