@@ -430,7 +430,8 @@ constexpr uint32_t kM = 8, kK = 64;
 constexpr AscendC::SoftmaxConfig kStrictTiling = {false, 0, 0};
 
 enum SoftmaxOp : int32_t {
-    kSoftMax, kSimpleSoftMax, kFlashV2, kLogSoftMax, kGrad, kGradFront, kAdjust, kSoftMaxStrict, kFlashV2NoTmp
+    kSoftMax, kSimpleSoftMax, kFlashV2, kLogSoftMax, kGrad, kGradFront, kAdjust, kSoftMaxStrict, kFlashV2NoTmp,
+    kSoftMaxBasic
 };
 
 // out (kM x kK) and stats (max, sum: kM x 8 each) of `op` on x (and y); the tiling from the host.
@@ -487,6 +488,7 @@ extern "C" __global__ __aicore__ void adv_softmax_kernel(GM_ADDR x_gm, GM_ADDR y
             break;
         case kSoftMaxStrict: AscendC::SoftMax<float, false, false, false, kStrictTiling>(dst, sum, max, x, work, tiling, shape); break;
         case kFlashV2NoTmp: AscendC::SoftmaxFlashV2<float, false>(dst, sum, max, x, exp_max, sum, max, tiling, shape); break;
+        case kSoftMaxBasic: AscendC::SoftMax<float, false, true>(dst, sum, max, x, work, tiling, shape); break;
     }
     store_tile(out_gm, dst, kM * kK);
     store_tile(stats_gm, max, 3 * kM * 8);
@@ -535,6 +537,7 @@ TEST_CASE("SoftMax, SimpleSoftMax, LogSoftMax: rows and their statistics, one 32
     const SoftmaxResult soft = run_softmax(kSoftMax, x, y);
     const SoftmaxResult simple = run_softmax(kSimpleSoftMax, x, y);
     const SoftmaxResult log = run_softmax(kLogSoftMax, x, y);
+    CHECK(run_softmax(kSoftMaxBasic, x, y).out == soft.out);  // 8 x 64 is a basic block: same results
     for (uint32_t r = 0; r < kM; ++r) {
         const RowStats st = row_stats(x, r);
         for (uint32_t j = 0; j < 8; ++j) {
@@ -662,6 +665,8 @@ TEST_CASE("SoftMax family checks: tmp buffer, alignment, statistics tensors, til
     broken(kSoftMax, good, kTmp, 2 * kM, kK, {"SoftMax", "the shape's 1024 exceeds dstTensor"});
     // isCheckTiling false with a tiling of another shape
     broken(kSoftMaxStrict, host_tiling(kM, 2 * kK, kTmp), kTmp, kM, kK, {"SoftMax", "does not match the shape", "isCheckTiling"});
+    // the basic block needs rows in 8s and columns in 64s
+    broken(kSoftMaxBasic, good, kTmp, 4, kK, {"SoftMax", "isBasicBlock", "4 x 64"});
     // no sharedTmpBuffer: the stack buffer is what the TPipe left, plenty here, so this one passes
     Runtime rt;
     Stream stream;

@@ -8,13 +8,14 @@
 namespace canopy::kernel::adv {
 
 // dst = softmax(src); sum and max optional (null).
-template <typename T, typename U, const AscendC::SoftmaxConfig& config>
+template <typename T, typename U, bool isBasicBlock, const AscendC::SoftmaxConfig& config>
 inline void softmax(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>* sum,
                     const AscendC::LocalTensor<U>* max, const AscendC::LocalTensor<T>& src,
                     const AscendC::LocalTensor<uint8_t>* tmp, const AscendC::tiling::SoftMaxTiling& tiling,
                     const AscendC::SoftMaxShapeInfo& info) {
     static_assert(is_half_or_float<T> && is_half_or_float<U>, "SoftMax supports half and float");
     const SoftmaxShape shape = softmax_shape<T>(api, tiling, info, config.isCheckTiling);
+    if constexpr (isBasicBlock) require_basic_block(api, shape);
     AdvCall call(api);
     const uint64_t elements = uint64_t(shape.m) * shape.k;
     const T* s = call.operand("srcTensor", Access::read, src, elements, "the shape's");
@@ -46,7 +47,7 @@ __aicore__ inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTenso
                                const LocalTensor<T>& maxTensor, const LocalTensor<T>& srcTensor,
                                const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
     static_assert(!isDataFormatNZ, "Canopy's SoftMax computes ND tiles");
-    canopy::kernel::adv::softmax<T, T, config>("SoftMax", dstTensor, &sumTensor, &maxTensor, srcTensor, nullptr, tiling,
+    canopy::kernel::adv::softmax<T, T, isBasicBlock, config>("SoftMax", dstTensor, &sumTensor, &maxTensor, srcTensor, nullptr, tiling,
                                                softmaxShapeInfo);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
@@ -55,14 +56,14 @@ __aicore__ inline void SoftMax(const LocalTensor<half>& dstTensor, const LocalTe
                                const LocalTensor<float>& maxTensor, const LocalTensor<half>& srcTensor,
                                const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
     static_assert(!isDataFormatNZ, "Canopy's SoftMax computes ND tiles");
-    canopy::kernel::adv::softmax<half, float, config>("SoftMax", dstTensor, &sumTensor, &maxTensor, srcTensor, nullptr,
+    canopy::kernel::adv::softmax<half, float, isBasicBlock, config>("SoftMax", dstTensor, &sumTensor, &maxTensor, srcTensor, nullptr,
                                                       tiling, softmaxShapeInfo);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
           const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
 __aicore__ inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
                                const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
-    canopy::kernel::adv::softmax<T, T, config>("SoftMax", dstTensor, static_cast<const LocalTensor<T>*>(nullptr),
+    canopy::kernel::adv::softmax<T, T, isBasicBlock, config>("SoftMax", dstTensor, static_cast<const LocalTensor<T>*>(nullptr),
                                                static_cast<const LocalTensor<T>*>(nullptr), srcTensor, nullptr, tiling,
                                                softmaxShapeInfo);
 }
@@ -71,7 +72,7 @@ template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
 __aicore__ inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
                                const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
                                const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
-    canopy::kernel::adv::softmax<T, T, config>("SoftMax", dstTensor, static_cast<const LocalTensor<T>*>(nullptr),
+    canopy::kernel::adv::softmax<T, T, isBasicBlock, config>("SoftMax", dstTensor, static_cast<const LocalTensor<T>*>(nullptr),
                                                static_cast<const LocalTensor<T>*>(nullptr), srcTensor,
                                                &sharedTmpBuffer, tiling, softmaxShapeInfo);
 }
@@ -82,7 +83,7 @@ __aicore__ inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTenso
                                const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
                                const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
     static_assert(!isDataFormatNZ, "Canopy's SoftMax computes ND tiles");
-    canopy::kernel::adv::softmax<T, T, config>("SoftMax", dstTensor, &sumTensor, &maxTensor, srcTensor,
+    canopy::kernel::adv::softmax<T, T, isBasicBlock, config>("SoftMax", dstTensor, &sumTensor, &maxTensor, srcTensor,
                                                &sharedTmpBuffer, tiling, softmaxShapeInfo);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
@@ -92,7 +93,7 @@ __aicore__ inline void SoftMax(const LocalTensor<half>& dstTensor, const LocalTe
                                const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
                                const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
     static_assert(!isDataFormatNZ, "Canopy's SoftMax computes ND tiles");
-    canopy::kernel::adv::softmax<half, float, config>("SoftMax", dstTensor, &sumTensor, &maxTensor, srcTensor,
+    canopy::kernel::adv::softmax<half, float, isBasicBlock, config>("SoftMax", dstTensor, &sumTensor, &maxTensor, srcTensor,
                                                       &sharedTmpBuffer, tiling, softmaxShapeInfo);
 }
 

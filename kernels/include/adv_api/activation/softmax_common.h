@@ -45,6 +45,14 @@ inline SoftmaxShape softmax_shape(const char* api, const Tiling& tiling, const A
     return shape;
 }
 
+// isBasicBlock promises rows in multiples of 8 and columns in multiples of 64 (CANN's basic block).
+inline void require_basic_block(const char* api, const SoftmaxShape& shape) {
+    if (shape.m % 8 != 0 || shape.k % 64 != 0) [[unlikely]] {
+        fail_misuse(api, "isBasicBlock is set but the shape is ", shape.m, " x ", shape.k,
+                    ": a basic block needs srcM a multiple of 8 and srcK a multiple of 64");
+    }
+}
+
 // The tile's valid columns as floats.
 template <typename T>
 inline RowMatrix read_rows(const T* data, const SoftmaxShape& shape) {

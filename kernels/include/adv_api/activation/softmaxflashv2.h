@@ -17,6 +17,7 @@ inline void softmax_flash_v2(const AscendC::LocalTensor<T>& dst, const AscendC::
     static_assert(is_half_or_float<T> && is_half_or_float<U>, "SoftmaxFlashV2 supports half and float");
     const char* api = "SoftmaxFlashV2";
     const SoftmaxShape shape = softmax_shape<T>(api, tiling, info, config.isCheckTiling);
+    if constexpr (isBasicBlock) require_basic_block(api, shape);
     AdvCall call(api);
     const uint64_t elements = uint64_t(shape.m) * shape.k;
     const uint64_t reduced = uint64_t(shape.m) * reduced_per_row<U>;
