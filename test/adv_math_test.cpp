@@ -428,10 +428,11 @@ namespace {
 
 constexpr uint32_t kM = 8, kK = 64;
 constexpr AscendC::SoftmaxConfig kStrictTiling = {false, 0, 0};
+constexpr AscendC::SoftmaxConfig kNoBroadcast = {true, 0, 0, AscendC::SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC};
 
 enum SoftmaxOp : int32_t {
     kSoftMax, kSimpleSoftMax, kFlashV2, kLogSoftMax, kGrad, kGradFront, kAdjust, kSoftMaxStrict, kFlashV2NoTmp,
-    kSoftMaxBasic
+    kSoftMaxBasic, kFlashV2NoBroadcast
 };
 
 // out (kM x kK) and stats (max, sum: kM x 8 each) of `op` on x (and y); the tiling from the host.
@@ -489,6 +490,10 @@ extern "C" __global__ __aicore__ void adv_softmax_kernel(GM_ADDR x_gm, GM_ADDR y
         case kSoftMaxStrict: AscendC::SoftMax<float, false, false, false, kStrictTiling>(dst, sum, max, x, work, tiling, shape); break;
         case kFlashV2NoTmp: AscendC::SoftmaxFlashV2<float, false>(dst, sum, max, x, exp_max, sum, max, tiling, shape); break;
         case kSoftMaxBasic: AscendC::SoftMax<float, false, true>(dst, sum, max, x, work, tiling, shape); break;
+        case kFlashV2NoBroadcast:
+            AscendC::SoftmaxFlashV2<float, false, false, false, false, kNoBroadcast>(dst, sum, max, x, exp_max, sum,
+                                                                                     max, work, tiling, shape);
+            break;
     }
     store_tile(out_gm, dst, kM * kK);
     store_tile(stats_gm, max, 3 * kM * 8);
@@ -577,6 +582,17 @@ TEST_CASE("SoftmaxFlashV2 over two column blocks equals the statistics of the wh
                   doctest::Approx(std::exp(x[r * kK + kK / 2 + c] - new_max)).epsilon(1e-5));
         }
     }
+}
+
+TEST_CASE("SOFTMAX_OUTPUT_WITHOUT_BRC writes one statistic per row") {
+    const std::vector<float> x = softmax_input(0.7f);
+    const SoftmaxResult flash = run_softmax(kFlashV2NoBroadcast, x, x);
+    for (uint32_t r = 0; r < kM; ++r) {
+        const RowStats st = row_stats(x, r);
+        CHECK(flash.stats[r] == doctest::Approx(st.max).epsilon(1e-6));
+        CHECK(flash.stats[kM * 8 + r] == doctest::Approx(st.sum).epsilon(1e-5));
+    }
+    for (uint32_t i = kM; i < kM * 8; ++i) CHECK(flash.stats[i] == 0.0f);  // the rest stays as it was
 }
 
 TEST_CASE("SoftmaxGrad and SoftmaxGradFront") {

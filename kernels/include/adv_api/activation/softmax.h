@@ -1,8 +1,8 @@
 #pragma once
 // SoftMax and AdjustSoftMaxRes (CANN's adv_api/activation/softmax.h). Row by row over a [srcM, srcK]
 // tile: max = rowmax(x), sum = rowsum(e^(x - max)), dst = e^(x - max) / sum; max and sum (when
-// asked for) are written one 32-byte block per row. half sources are computed in float; the
-// half-to-float form writes float statistics.
+// asked for) are written one 32-byte block per row (one element with SOFTMAX_OUTPUT_WITHOUT_BRC).
+// half sources are computed in float; the half-to-float form writes float statistics.
 #include "adv_api/activation/softmax_common.h"
 
 namespace canopy::kernel::adv {
@@ -20,9 +20,10 @@ inline void softmax(const char* api, const AscendC::LocalTensor<T>& dst, const A
     const uint64_t elements = uint64_t(shape.m) * shape.k;
     const T* s = call.operand("srcTensor", Access::read, src, elements, "the shape's");
     T* d = call.operand("dstTensor", Access::write, dst, elements, "the shape's");
-    U* sum_data = sum != nullptr ? call.operand("sumTensor", Access::write, *sum, uint64_t(shape.m) * reduced_per_row<U>, "the shape's")
+    constexpr uint32_t per = reduced_stride<U>(config);
+    U* sum_data = sum != nullptr ? call.operand("sumTensor", Access::write, *sum, uint64_t(shape.m) * per, "the shape's")
                                  : nullptr;
-    U* max_data = max != nullptr ? call.operand("maxTensor", Access::write, *max, uint64_t(shape.m) * reduced_per_row<U>, "the shape's")
+    U* max_data = max != nullptr ? call.operand("maxTensor", Access::write, *max, uint64_t(shape.m) * per, "the shape's")
                                  : nullptr;
     const uint32_t min_tmp = sizes::softmax_row_floats(shape.k, sizeof(T)) * 4;
     if (tmp != nullptr) {
@@ -33,8 +34,8 @@ inline void softmax(const char* api, const AscendC::LocalTensor<T>& dst, const A
     call.issue();
     const Exponentials ex = exponentials(read_rows(s, shape));
     write_rows(d, shape, RowMatrix(ex.e.colwise() / ex.sum));
-    if (sum_data != nullptr) write_reduced(sum_data, ex.sum);
-    if (max_data != nullptr) write_reduced(max_data, ex.max);
+    if (sum_data != nullptr) write_reduced(sum_data, ex.sum, per);
+    if (max_data != nullptr) write_reduced(max_data, ex.max, per);
 }
 
 }  // namespace canopy::kernel::adv

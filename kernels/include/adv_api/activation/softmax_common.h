@@ -76,18 +76,24 @@ inline void write_rows(T* data, const SoftmaxShape& shape, const RowMatrix& rows
 template <typename U>
 inline constexpr uint32_t reduced_per_row = 32 / sizeof(U);
 
-// One value per row, repeated over the row's 32-byte block.
+// The elements a row's reduced value takes: its 32-byte block, or one element with
+// SOFTMAX_OUTPUT_WITHOUT_BRC.
 template <typename U>
-inline void write_reduced(U* data, const Eigen::ArrayXf& values) {
-    constexpr uint32_t per = reduced_per_row<U>;
+inline constexpr uint32_t reduced_stride(const AscendC::SoftmaxConfig& config) {
+    return config.mode == AscendC::SoftmaxMode::SOFTMAX_OUTPUT_WITHOUT_BRC ? 1 : reduced_per_row<U>;
+}
+
+// One value per row, repeated over the row's `per` elements (its 32-byte block by default).
+template <typename U>
+inline void write_reduced(U* data, const Eigen::ArrayXf& values, uint32_t per = reduced_per_row<U>) {
     for (Eigen::Index r = 0; r < values.size(); ++r) {
         out(data + r * per, per, Eigen::ArrayXf::Constant(per, values(r)));
     }
 }
 template <typename U>
-inline Eigen::ArrayXf read_reduced(const U* data, uint32_t rows) {
+inline Eigen::ArrayXf read_reduced(const U* data, uint32_t rows, uint32_t per = reduced_per_row<U>) {
     Eigen::ArrayXf values(rows);
-    for (uint32_t r = 0; r < rows; ++r) values(r) = static_cast<float>(data[uint64_t(r) * reduced_per_row<U>]);
+    for (uint32_t r = 0; r < rows; ++r) values(r) = static_cast<float>(data[uint64_t(r) * per]);
     return values;
 }
 

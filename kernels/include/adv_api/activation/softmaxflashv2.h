@@ -3,7 +3,8 @@
 // Without isUpdate: max = rowmax(x), dst = e^(x - max), expSum = rowsum(dst). With isUpdate, from the
 // running inMax / inExpSum of the previous blocks: max = max(inMax, rowmax(x)), dst = e^(x - max),
 // expMax = e^(inMax - max), expSum = expMax * inExpSum + rowsum(dst). Statistics and expMax one
-// 32-byte block per row (expMax in the source's type). half sources are computed in float.
+// 32-byte block per row (expMax in the source's type), or one element per row with
+// SOFTMAX_OUTPUT_WITHOUT_BRC. half sources are computed in float.
 #include "adv_api/activation/softmax_common.h"
 
 namespace canopy::kernel::adv {
@@ -20,14 +21,16 @@ inline void softmax_flash_v2(const AscendC::LocalTensor<T>& dst, const AscendC::
     if constexpr (isBasicBlock) require_basic_block(api, shape);
     AdvCall call(api);
     const uint64_t elements = uint64_t(shape.m) * shape.k;
-    const uint64_t reduced = uint64_t(shape.m) * reduced_per_row<U>;
+    constexpr uint32_t per = reduced_stride<U>(config);
+    constexpr uint32_t per_t = reduced_stride<T>(config);
+    const uint64_t reduced = uint64_t(shape.m) * per;
     const T* s = call.operand("srcTensor", Access::read, src, elements, "the shape's");
     const U* in_sum = isUpdate ? call.operand("inExpSumTensor", Access::read, inExpSum, reduced, "the shape's") : nullptr;
     const U* in_max = isUpdate ? call.operand("inMaxTensor", Access::read, inMax, reduced, "the shape's") : nullptr;
     T* d = call.operand("dstTensor", Access::write, dst, elements, "the shape's");
     U* sum_out = call.operand("expSumTensor", Access::write, expSum, reduced, "the shape's");
     U* max_out = call.operand("maxTensor", Access::write, max, reduced, "the shape's");
-    T* exp_max = isUpdate ? call.operand("expMaxTensor", Access::write, expMax, uint64_t(shape.m) * reduced_per_row<T>, "the shape's")
+    T* exp_max = isUpdate ? call.operand("expMaxTensor", Access::write, expMax, uint64_t(shape.m) * per_t, "the shape's")
                           : nullptr;
     const uint32_t min_tmp = sizes::flashv2_min(shape.m, shape.k, sizeof(T), sizeof(U), isBasicBlock, false);
     if (tmp != nullptr) {
@@ -38,20 +41,20 @@ inline void softmax_flash_v2(const AscendC::LocalTensor<T>& dst, const AscendC::
     call.issue();
     const RowMatrix x = read_rows(s, shape);
     if constexpr (isUpdate) {
-        const Eigen::ArrayXf old_max = read_reduced(in_max, shape.m);
-        const Eigen::ArrayXf old_sum = read_reduced(in_sum, shape.m);
+        const Eigen::ArrayXf old_max = read_reduced(in_max, shape.m, per);
+        const Eigen::ArrayXf old_sum = read_reduced(in_sum, shape.m, per);
         const Eigen::ArrayXf new_max = x.rowwise().maxCoeff().max(old_max);
         const RowMatrix e = (x.colwise() - new_max).exp();
         const Eigen::ArrayXf scale = (old_max - new_max).exp();
         write_rows(d, shape, e);
-        write_reduced(max_out, new_max);
-        write_reduced(sum_out, Eigen::ArrayXf(scale * old_sum + e.rowwise().sum()));
-        write_reduced(exp_max, scale);
+        write_reduced(max_out, new_max, per);
+        write_reduced(sum_out, Eigen::ArrayXf(scale * old_sum + e.rowwise().sum()), per);
+        write_reduced(exp_max, scale, per_t);
     } else {
         const Exponentials ex = exponentials(x);
         write_rows(d, shape, ex.e);
-        write_reduced(max_out, ex.max);
-        write_reduced(sum_out, ex.sum);
+        write_reduced(max_out, ex.max, per);
+        write_reduced(sum_out, ex.sum, per);
     }
 }
 
