@@ -5,6 +5,7 @@
 // Matmul.
 
 // Math, activation and utils.
+#include "adv_api/activation/softmax_tilingdata.h"
 
 // Normalization, quantization, reduce, sort, index, filter, select, pad and transpose.
 

@@ -5,6 +5,28 @@
 // Matmul tiling and the platform.
 
 // Math, activation and utils.
+#include "canopy/kernel/ascendc/securec.h"
+#include "adv_api/math/acosh_tiling.h"
+#include "adv_api/math/axpy_tiling.h"
+#include "adv_api/math/ceil_tiling.h"
+#include "adv_api/math/clamp_tiling.h"
+#include "adv_api/math/cumsum_tiling.h"
+#include "adv_api/math/erf_tiling.h"
+#include "adv_api/math/exp_tiling.h"
+#include "adv_api/math/fmod_tiling.h"
+#include "adv_api/math/frac_tiling.h"
+#include "adv_api/math/log_tiling.h"
+#include "adv_api/math/power_tiling.h"
+#include "adv_api/math/trunc_tiling.h"
+#include "adv_api/math/xor_tiling.h"
+#include "adv_api/activation/gelu_tiling.h"
+#include "adv_api/activation/geglu_tiling.h"
+#include "adv_api/activation/sigmoid_tiling.h"
+#include "adv_api/activation/silu_tiling.h"
+#include "adv_api/activation/swish_tiling.h"
+#include "adv_api/activation/swiglu_tiling.h"
+#include "adv_api/activation/softmax_tiling.h"
+#include "adv_api/activation/logsoftmax_tiling.h"
 
 // Normalization, quantization, reduce, sort, index, filter, select, pad and transpose.
 

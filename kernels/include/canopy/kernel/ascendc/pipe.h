@@ -208,6 +208,10 @@ public:
     // Canopy: the InitBuffer epoch a queue's buffers belong to.
     uint32_t canopy_generation() const { return generation_; }
 
+    // Canopy: the bytes of `hardware`'s memory carved so far (the advanced API's stack buffer is
+    // what lies after them).
+    std::size_t canopy_used_bytes(Hardware hardware) const { return used_bytes_[static_cast<std::size_t>(hardware)]; }
+
     // Canopy: reserves `bytes` (a multiple of 32) of `position`'s memory for a TBufPool; returns the
     // offset into that memory.
     uint32_t canopy_reserve(TPosition position, std::size_t bytes, const char* api) {
@@ -538,6 +542,17 @@ public:
                                                   " bytes) exceed the ", record_->bytes, "-byte buffer");
         }
         return LocalTensor<T>(reinterpret_cast<T*>(record_->address), len, pos, record_);
+    }
+
+    // The whole buffer, as Get<T>() (a TBuf has no queue to allocate from); FreeTensor gives nothing back.
+    template <typename T>
+    __aicore__ inline LocalTensor<T> AllocTensor() {
+        return Get<T>();
+    }
+    template <typename T>
+    __aicore__ inline void FreeTensor(LocalTensor<T>& tensor) {
+        (void)tensor;
+        RequireAttached("TBuf::FreeTensor");
     }
 
     // `size` elements starting `bufOffset` bytes (a multiple of 32) into the buffer.
