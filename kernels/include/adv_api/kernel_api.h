@@ -6,4 +6,7 @@
 // Math, activation and utils.
 
 // Normalization, quantization, reduce, sort, index, filter, select, pad and transpose.
+#include "canopy/kernel/ascendc/kernel_assert.h"
+#include "adv_api/index/arithprogression.h"
+#include "adv_api/reduce/sum.h"
 

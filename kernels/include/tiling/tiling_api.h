@@ -7,4 +7,6 @@
 // Math, activation and utils.
 
 // Normalization, quantization, reduce, sort, index, filter, select, pad and transpose.
+#include "adv_api/index/arithprogression_tiling.h"
+#include "adv_api/reduce/sum_tiling.h"
 

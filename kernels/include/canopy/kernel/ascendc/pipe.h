@@ -554,6 +554,17 @@ public:
         return LocalTensor<T>(reinterpret_cast<T*>(record_->address + bufOffset), size, pos, record_);
     }
 
+    // A TBuf's buffer is not queue-managed: FreeTensor (inherited from TQueBind in CANN) only
+    // checks that the tensor is this buffer's; the buffer stays the TBuf's for later Get calls.
+    template <typename T>
+    __aicore__ inline void FreeTensor(LocalTensor<T>& tensor) {
+        RequireAttached("TBuf::FreeTensor");
+        if (tensor.buffer_record() != record_) [[unlikely]] {
+            canopy::kernel::ascendc::fail_misuse("TBuf::FreeTensor", "the tensor is not one of this TBuf's (",
+                                                  record_->bytes, "-byte buffer)");
+        }
+    }
+
     // How a custom TBufPool (EXTERN_IMPL_BUFPOOL) hands the TBuf its buffer (tbuf_pool.h).
     __aicore__ inline void InitStartBufHandle(TBufHandle startBufhandle, uint8_t num, uint32_t len);
     template <typename Pool>
