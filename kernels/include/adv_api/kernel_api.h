@@ -9,4 +9,6 @@
 #include "canopy/kernel/ascendc/kernel_assert.h"
 #include "adv_api/index/arithprogression.h"
 #include "adv_api/reduce/sum.h"
-
+#include "adv_api/quantization/ascend_quant.h"
+#include "adv_api/quantization/ascend_dequant.h"
+#include "adv_api/quantization/ascend_antiquant.h"

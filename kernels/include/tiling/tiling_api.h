@@ -9,4 +9,6 @@
 // Normalization, quantization, reduce, sort, index, filter, select, pad and transpose.
 #include "adv_api/index/arithprogression_tiling.h"
 #include "adv_api/reduce/sum_tiling.h"
-
+#include "adv_api/quantization/ascend_quant_tiling.h"
+#include "adv_api/quantization/ascend_dequant_tiling.h"
+#include "adv_api/quantization/ascend_antiquant_tiling.h"

@@ -48,10 +48,38 @@ private:
 }  // namespace ge
 #endif
 
+#ifndef CANOPY_GE_DATATYPE_DEFINED
+#define CANOPY_GE_DATATYPE_DEFINED
+namespace ge {
+// The element types, with CANN's graph values.
+enum DataType {
+    DT_FLOAT = 0,
+    DT_FLOAT16 = 1,
+    DT_INT8 = 2,
+    DT_INT32 = 3,
+    DT_UINT8 = 4,
+    DT_INT16 = 6,
+    DT_UINT16 = 7,
+    DT_UINT32 = 8,
+    DT_INT64 = 9,
+    DT_UINT64 = 10,
+    DT_DOUBLE = 11,
+    DT_BOOL = 12,
+    DT_BF16 = 27,
+    DT_INT4 = 29,
+    DT_FLOAT8_E5M2 = 35,
+    DT_FLOAT8_E4M3FN = 36,
+    DT_FLOAT4_E2M1 = 40,
+    DT_FLOAT4_E1M2 = 41,
+};
+}  // namespace ge
+#endif
+
 #ifndef CANOPY_TENSOR_SHAPE_DEFINED
 #define CANOPY_TENSOR_SHAPE_DEFINED
 namespace AscendC {
 using TensorShape = ge::Shape;
+using TensorDataType = ge::DataType;
 }  // namespace AscendC
 #endif
 

@@ -21,3 +21,38 @@ inline constexpr uint32_t sum(uint32_t n, uint32_t type_size) {
 }
 
 }  // namespace canopy::adv_norm::sizes
+
+namespace canopy::adv_norm::sizes {
+
+// AscendQuant: two repeats of half at least; at most twice the input's elements (in bytes of half).
+inline constexpr uint32_t ascend_quant_min() { return 2 * kRepeat; }
+inline constexpr uint32_t ascend_quant_max(uint32_t elements) {
+    return round_up(std::max(elements * 2, 2 * kRepeat), kBlock);
+}
+
+// AscendDequant over [outer, inner] int32: one repeat of float, the scale widened, and one row
+// (minimum) or all rows (maximum) in float.
+inline constexpr uint32_t ascend_dequant_min(uint32_t inner) { return (64 + inner + inner + 8) * 4; }
+inline constexpr uint32_t ascend_dequant_max(uint32_t outer, uint32_t inner) {
+    return (64 + outer * inner + inner + 8) * 4;
+}
+
+// AscendAntiQuant to float outputs (bfloat16): to half it needs none.
+inline constexpr uint32_t ascend_antiquant_min(uint32_t src_size, uint32_t scale_size, uint32_t k, bool transpose,
+                                               bool to_half) {
+    if (to_half) return 0;
+    if (scale_size == 1) return 1024;
+    (void)src_size;
+    if (transpose) return 80 * scale_size * 4;
+    return scale_size * 2 * 4 + 64 * k * 4;
+}
+inline constexpr uint32_t ascend_antiquant_max(uint32_t src_size, uint32_t scale_size, uint32_t k, bool transpose,
+                                               bool to_half) {
+    if (to_half) return 0;
+    const bool per_channel = scale_size != 1;
+    if (transpose && per_channel) return 80 * scale_size * 4;
+    if (!per_channel) return src_size * 4;
+    return scale_size * 2 * 4 + 64 * k * 4;
+}
+
+}  // namespace canopy::adv_norm::sizes

@@ -8,6 +8,7 @@
 
 #include "canopy/kernel/ascendc/check.h"
 #include "canopy/kernel/ascendc/local_memory.h"
+#include "canopy/kernel/ascendc/shape_info.h"
 #include "canopy/kernel/ascendc/types.h"
 #include "canopy/kernel/pipes.h"
 
@@ -148,6 +149,10 @@ public:
     Hardware memory() const { return GetPhyType(position_); }
     canopy::kernel::ascendc::BufferRecord* buffer_record() const { return buffer_; }
 
+    // The shape the tensor carries for the APIs that read it (shape_info.h).
+    __aicore__ inline void SetShapeInfo(const ShapeInfo& shapeInfo) { shape_info_ = shapeInfo; }
+    __aicore__ inline ShapeInfo GetShapeInfo() const { return shape_info_; }
+
 private:
     template <typename U>
     friend class LocalTensor;
@@ -188,6 +193,7 @@ private:
     uint64_t capacity_bytes_ = 0;
     TPosition position_ = TPosition::VECCALC;
     canopy::kernel::ascendc::BufferRecord* buffer_ = nullptr;
+    ShapeInfo shape_info_;
 };
 
 }  // namespace AscendC
