@@ -12,3 +12,5 @@
 #include "adv_api/quantization/ascend_quant.h"
 #include "adv_api/quantization/ascend_dequant.h"
 #include "adv_api/quantization/ascend_antiquant.h"
+#include "adv_api/select/selectwithbytesmask.h"
+#include "adv_api/filter/dropout.h"

@@ -12,3 +12,5 @@
 #include "adv_api/quantization/ascend_quant_tiling.h"
 #include "adv_api/quantization/ascend_dequant_tiling.h"
 #include "adv_api/quantization/ascend_antiquant_tiling.h"
+#include "adv_api/select/selectwithbytesmask_tiling.h"
+#include "adv_api/filter/dropout_tiling.h"

@@ -56,3 +56,22 @@ inline constexpr uint32_t ascend_antiquant_max(uint32_t src_size, uint32_t scale
 }
 
 }  // namespace canopy::adv_norm::sizes
+
+namespace canopy::adv_norm::sizes {
+
+// DropOut: two repeats at least; at most two floats per element.
+inline constexpr uint32_t dropout_min() { return 2 * kRepeat; }
+inline constexpr uint32_t dropout_max(uint32_t elements) { return std::max(dropout_min(), 2 * elements * 4); }
+
+// Select with a bytes mask: the (at most 4096-element, for the minimum) source in half rounded
+// up to 32 elements plus 512 reserved bytes, at least 1024; plus the mask repacked when its rows
+// are longer than the source's and it may not be reused.
+inline constexpr uint32_t select_bytes_mask(uint32_t src_size, uint32_t src_last, uint32_t mask_last,
+                                            uint32_t mask_type_size, bool reuse_mask, bool minimum) {
+    const uint32_t cal = (minimum && src_size > 4096) ? 4096 : src_size;
+    uint32_t required = std::max<uint32_t>(1024, round_up(cal, kBlock) * 2 + 512);
+    if (mask_last != src_last && !reuse_mask && mask_last > 1) required += round_up(src_size * mask_type_size, kBlock);
+    return required;
+}
+
+}  // namespace canopy::adv_norm::sizes
