@@ -14,3 +14,5 @@
 #include "adv_api/quantization/ascend_antiquant.h"
 #include "adv_api/select/selectwithbytesmask.h"
 #include "adv_api/filter/dropout.h"
+#include "adv_api/pad/broadcast.h"
+#include "adv_api/utils/init_global_memory.h"

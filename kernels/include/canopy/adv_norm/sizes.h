@@ -75,3 +75,22 @@ inline constexpr uint32_t select_bytes_mask(uint32_t src_size, uint32_t src_last
 }
 
 }  // namespace canopy::adv_norm::sizes
+
+namespace canopy::adv_norm::sizes {
+
+// Broadcast of 2-D shapes on the A2 (int8 is widened to int16 first): the brcb block, plus a copy
+// buffer when the destination's rows are not 32-byte aligned.
+inline constexpr uint32_t broadcast_min(uint32_t src_size, uint32_t dst_first, uint32_t dst_last,
+                                        uint32_t type_size) {
+    uint32_t cast = 0;
+    if (type_size == 1) {
+        type_size = 2;
+        cast = (round_up(src_size, 16) + round_up(dst_first * dst_last, 16)) * 2;
+    }
+    const uint32_t per_block = kBlock / type_size;
+    uint32_t size = per_block * per_block * type_size + cast;
+    if (dst_last % per_block != 0) size += per_block * round_up(dst_last, per_block) * type_size;
+    return size;
+}
+
+}  // namespace canopy::adv_norm::sizes
