@@ -16,3 +16,4 @@
 #include "adv_api/filter/dropout.h"
 #include "adv_api/pad/broadcast.h"
 #include "adv_api/utils/init_global_memory.h"
+#include "adv_api/pad/pad.h"

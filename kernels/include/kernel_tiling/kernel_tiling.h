@@ -7,4 +7,4 @@
 // Math, activation and utils.
 
 // Normalization, quantization, reduce, sort, index, filter, select, pad and transpose.
-
+#include "adv_api/pad/pad_tilingdata.h"

@@ -14,3 +14,4 @@
 #include "adv_api/quantization/ascend_antiquant_tiling.h"
 #include "adv_api/select/selectwithbytesmask_tiling.h"
 #include "adv_api/filter/dropout_tiling.h"
+#include "adv_api/pad/pad_tiling.h"

@@ -94,3 +94,13 @@ inline constexpr uint32_t broadcast_min(uint32_t src_size, uint32_t dst_first, u
 }
 
 }  // namespace canopy::adv_norm::sizes
+
+namespace canopy::adv_norm::sizes {
+
+// Pad: two buffers of 16 blocks (the transposes' address lists), at most enough for all elements.
+inline constexpr uint32_t pad_min(uint32_t type_size) { return 16 * (kBlock / type_size) * 2 * type_size; }
+inline constexpr uint32_t pad_max(uint32_t elements, uint32_t type_size) {
+    return ((elements - 1) / 16 + 1) * 16 * (kBlock / type_size) * 2 * type_size;
+}
+
+}  // namespace canopy::adv_norm::sizes
