@@ -17,3 +17,4 @@
 #include "adv_api/pad/broadcast.h"
 #include "adv_api/utils/init_global_memory.h"
 #include "adv_api/pad/pad.h"
+#include "adv_api/reduce/reduce.h"

@@ -15,3 +15,4 @@
 #include "adv_api/select/selectwithbytesmask_tiling.h"
 #include "adv_api/filter/dropout_tiling.h"
 #include "adv_api/pad/pad_tiling.h"
+#include "adv_api/reduce/reduce_tiling.h"

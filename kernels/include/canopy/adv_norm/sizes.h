@@ -104,3 +104,31 @@ inline constexpr uint32_t pad_max(uint32_t elements, uint32_t type_size) {
 }
 
 }  // namespace canopy::adv_norm::sizes
+
+namespace canopy::adv_norm::sizes {
+
+inline constexpr uint32_t highest_power_of_two(uint32_t n) {
+    uint32_t k = 1;
+    while (n > 1) {
+        k <<= 1;
+        n >>= 1;
+    }
+    return k;
+}
+
+// ReduceMax / ReduceMin over [first, last] (AR reduces `last`, RA reduces `first`).
+inline constexpr uint32_t reduce_extreme(uint32_t first, uint32_t last, uint32_t type_size, bool ar, bool reuse) {
+    if (reuse) return 0;
+    if (ar) {
+        const uint32_t per_block = kBlock / type_size;
+        const uint32_t per_repeat = kRepeat / type_size;
+        if (last <= per_block) return 0;
+        if (last < per_repeat) return first * per_block * type_size;
+        return first * per_repeat * type_size;
+    }
+    uint32_t k = highest_power_of_two(first);
+    if (k == first && first > 1) k >>= 1;
+    return k * round_up(last * type_size, kBlock);
+}
+
+}  // namespace canopy::adv_norm::sizes
