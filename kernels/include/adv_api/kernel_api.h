@@ -7,6 +7,7 @@
 
 // Normalization, quantization, reduce, sort, index, filter, select, pad and transpose.
 #include "canopy/kernel/ascendc/kernel_assert.h"
+#include "canopy/kernel/ascendc/stack_buffer.h"
 #include "adv_api/index/arithprogression.h"
 #include "adv_api/reduce/sum.h"
 #include "adv_api/quantization/ascend_quant.h"
@@ -18,3 +19,5 @@
 #include "adv_api/utils/init_global_memory.h"
 #include "adv_api/pad/pad.h"
 #include "adv_api/reduce/reduce.h"
+#include "adv_api/normalization/rmsnorm.h"
+#include "adv_api/normalization/deepnorm.h"

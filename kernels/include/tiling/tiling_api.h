@@ -16,3 +16,5 @@
 #include "adv_api/filter/dropout_tiling.h"
 #include "adv_api/pad/pad_tiling.h"
 #include "adv_api/reduce/reduce_tiling.h"
+#include "adv_api/normalization/rmsnorm_tiling.h"
+#include "adv_api/normalization/deepnorm_tiling.h"

@@ -83,6 +83,17 @@ using TensorDataType = ge::DataType;
 }  // namespace AscendC
 #endif
 
+#if !defined(SECUREC_H) && !defined(CANOPY_MEMCPY_S_DEFINED)
+#define CANOPY_MEMCPY_S_DEFINED
+// securec's memcpy_s, which CANN's host headers bring along and samples call: copies `count`
+// bytes when they fit `destMax`; returns 0, or nonzero (copying nothing) when they do not.
+inline int memcpy_s(void* dest, size_t destMax, const void* src, size_t count) {
+    if (dest == nullptr || src == nullptr || count > destMax) return 1;
+    std::memcpy(dest, src, count);
+    return 0;
+}
+#endif
+
 #if __has_include("register/tilingdata_base.h")
 #include "register/tilingdata_base.h"
 #endif

@@ -132,3 +132,30 @@ inline constexpr uint32_t reduce_extreme(uint32_t first, uint32_t last, uint32_t
 }
 
 }  // namespace canopy::adv_norm::sizes
+
+namespace canopy::adv_norm::sizes {
+
+// RmsNorm over [B, S, H]: one row of H floats (two for half) and a block of row results at least;
+// the whole input at most.
+inline constexpr uint32_t rmsnorm_min(uint32_t h, uint32_t type_size) {
+    return ((type_size == 2 ? h * 2 : h) + 8) * 4;
+}
+inline constexpr uint32_t rmsnorm_max(uint32_t b, uint32_t s, uint32_t h, uint32_t type_size) {
+    const uint32_t bs = round_up(b * s, kBlock / type_size);
+    return ((type_size == 2 ? b * s * h * 2 : b * s * h) + bs) * 4;
+}
+
+// DeepNorm / LayerNorm over [B, S, H]: three (two when a float source is reused) H rows of floats
+// and the mean and variance of every row at least; three whole inputs at most.
+inline constexpr uint32_t bsh_norm_min(uint32_t b, uint32_t s, uint32_t h, uint32_t type_size, bool reuse) {
+    const uint32_t bs_bytes = round_up(b * s * 4, kBlock);
+    const uint32_t h_bytes = round_up(h * 4, kBlock);
+    return ((reuse && type_size == 4) ? 2 : 3) * h_bytes + 2 * bs_bytes;
+}
+inline constexpr uint32_t bsh_norm_max(uint32_t b, uint32_t s, uint32_t h, uint32_t type_size, bool reuse) {
+    const uint32_t bs_bytes = round_up(b * s * 4, kBlock);
+    const uint32_t bsh_bytes = round_up(b * s * h * 4, kBlock);
+    return ((reuse && type_size == 4) ? 2 : 3) * bsh_bytes + 2 * bs_bytes;
+}
+
+}  // namespace canopy::adv_norm::sizes

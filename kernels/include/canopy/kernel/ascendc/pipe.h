@@ -208,6 +208,9 @@ public:
     // Canopy: the InitBuffer epoch a queue's buffers belong to.
     uint32_t canopy_generation() const { return generation_; }
 
+    // Canopy: the bytes of `hardware`'s memory carved so far (PopStackBuffer hands out the rest).
+    std::size_t canopy_used_bytes(Hardware hardware) const { return used_bytes_[static_cast<std::size_t>(hardware)]; }
+
     // Canopy: reserves `bytes` (a multiple of 32) of `position`'s memory for a TBufPool; returns the
     // offset into that memory.
     uint32_t canopy_reserve(TPosition position, std::size_t bytes, const char* api) {
