@@ -8,6 +8,7 @@
 // Normalization, quantization, reduce, sort, index, filter, select, pad and transpose.
 #include "canopy/kernel/ascendc/kernel_assert.h"
 #include "canopy/kernel/ascendc/stack_buffer.h"
+#include "canopy/kernel/ascendc/ascendc_utils.h"
 #include "adv_api/index/arithprogression.h"
 #include "adv_api/reduce/sum.h"
 #include "adv_api/quantization/ascend_quant.h"
@@ -21,3 +22,8 @@
 #include "adv_api/reduce/reduce.h"
 #include "adv_api/normalization/rmsnorm.h"
 #include "adv_api/normalization/deepnorm.h"
+#include "adv_api/normalization/layernorm.h"
+#include "adv_api/normalization/layernormgrad.h"
+#include "adv_api/normalization/layernormgradbeta.h"
+#include "adv_api/normalization/normalize.h"
+#include "adv_api/normalization/welfordfinalize.h"

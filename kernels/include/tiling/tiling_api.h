@@ -18,3 +18,4 @@
 #include "adv_api/reduce/reduce_tiling.h"
 #include "adv_api/normalization/rmsnorm_tiling.h"
 #include "adv_api/normalization/deepnorm_tiling.h"
+#include "adv_api/normalization/layernorm_tiling.h"

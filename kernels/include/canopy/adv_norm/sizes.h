@@ -159,3 +159,75 @@ inline constexpr uint32_t bsh_norm_max(uint32_t b, uint32_t s, uint32_t h, uint3
 }
 
 }  // namespace canopy::adv_norm::sizes
+
+namespace canopy::adv_norm::sizes {
+
+// LayerNorm of [A, R] (the separate form): two padded R rows of floats and the A variances at
+// least, widened to what Normalize needs.
+inline constexpr uint32_t normalize_min(uint32_t a, uint32_t r, uint32_t type_size_u, uint32_t type_size_t) {
+    const uint32_t r_pad = round_up(r, kBlock / type_size_t);
+    const uint32_t a_bytes = round_up(a * 4, kBlock);
+    const uint32_t r_bytes = round_up(r_pad * 4, kBlock);
+    const uint32_t nr = (type_size_u == 4 ? 2 : 4) * r_bytes;
+    return std::max(a_bytes, nr);
+}
+inline constexpr uint32_t normalize_max(uint32_t a, uint32_t r, uint32_t type_size_t) {
+    const uint32_t r_pad = round_up(r, kBlock / type_size_t);
+    return 2 * round_up(r_pad * 4, kBlock) + 2 * round_up(round_up(a, 8) * r_pad * 4, kBlock);
+}
+inline constexpr uint32_t layernorm_separate_min(uint32_t a, uint32_t r, uint32_t type_size) {
+    const uint32_t r_pad = round_up(r, kBlock / type_size);
+    const uint32_t mv = round_up(a * 4, kBlock);
+    uint32_t min_value = 2 * round_up(r_pad * 4, kBlock) + mv;
+    const uint32_t normalize = normalize_min(a, r, type_size, type_size);
+    if (min_value - mv <= normalize) min_value = normalize + mv;
+    return min_value;
+}
+inline constexpr uint32_t layernorm_separate_max(uint32_t a, uint32_t r, uint32_t type_size) {
+    const uint32_t r_pad = round_up(r, kBlock / type_size);
+    const uint32_t mv = round_up(a * 4, kBlock);
+    uint32_t max_value = 2 * round_up(a * r_pad * 4, kBlock) + mv;
+    const uint32_t normalize = normalize_max(a, r, type_size);
+    if (max_value - mv <= normalize) max_value = normalize + mv;
+    return max_value;
+}
+
+// LayerNormGrad over [B, S, H]: 6 float buffers (4 reusing a float source, 9 for half) of the
+// smaller (minimum) or larger (maximum) of B*S*H and H*H elements, in bytes of the type.
+inline constexpr uint32_t layernorm_grad_buffers(uint32_t type_size, bool reuse) {
+    return type_size == 2 ? 9 : (reuse ? 4 : 6);
+}
+inline constexpr uint32_t layernorm_grad_min(uint32_t b, uint32_t s, uint32_t h, uint32_t type_size, bool reuse) {
+    return std::min(b * s * h, h * h) * layernorm_grad_buffers(type_size, reuse) * type_size;
+}
+inline constexpr uint32_t layernorm_grad_max(uint32_t b, uint32_t s, uint32_t h, uint32_t type_size, bool reuse) {
+    return std::max(b * s * h, h * h) * layernorm_grad_buffers(type_size, reuse) * type_size;
+}
+
+// LayerNormGradBeta: two (four for half) float rows of H at least, of B*S*H at most.
+inline constexpr uint32_t layernorm_grad_beta_min(uint32_t h, uint32_t type_size) {
+    return (type_size == 2 ? 4 : 2) * h * 4;
+}
+inline constexpr uint32_t layernorm_grad_beta_max(uint32_t b, uint32_t s, uint32_t h, uint32_t type_size) {
+    return (type_size == 2 ? 4 : 2) * b * s * h * 4;
+}
+
+// WelfordUpdate: three repeats for half input, one when a float source is reused, two otherwise.
+inline constexpr uint32_t welford_update_min(uint32_t type_size_t, bool reuse) {
+    return (type_size_t == 2 ? 3 : (reuse ? 1 : 2)) * kRepeat;
+}
+inline constexpr uint32_t welford_update_max(uint32_t rn, uint32_t ab, uint32_t type_size_t, bool reuse) {
+    return ceil_div(rn * ab, 64) * welford_update_min(type_size_t, reuse);
+}
+
+}  // namespace canopy::adv_norm::sizes
+
+namespace canopy::adv_norm::sizes {
+
+// WelfordFinalize over abLength statistics: four repeats of floats at least.
+inline constexpr uint32_t welford_finalize_min() { return 64 * 4 * 4; }
+inline constexpr uint32_t welford_finalize_max(uint32_t ab) {
+    return ab <= 64 ? welford_finalize_min() : (64 * 2 + ab * 2) * 4;
+}
+
+}  // namespace canopy::adv_norm::sizes

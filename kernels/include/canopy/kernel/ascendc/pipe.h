@@ -557,6 +557,12 @@ public:
         return LocalTensor<T>(reinterpret_cast<T*>(record_->address + bufOffset), size, pos, record_);
     }
 
+    // AllocTensor (inherited from TQueBind in CANN) hands out the whole buffer, as Get does.
+    template <typename T>
+    __aicore__ inline LocalTensor<T> AllocTensor() {
+        return Get<T>();
+    }
+
     // A TBuf's buffer is not queue-managed: FreeTensor (inherited from TQueBind in CANN) only
     // checks that the tensor is this buffer's; the buffer stays the TBuf's for later Get calls.
     template <typename T>
