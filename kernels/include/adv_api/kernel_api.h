@@ -27,3 +27,4 @@
 #include "adv_api/normalization/layernormgradbeta.h"
 #include "adv_api/normalization/normalize.h"
 #include "adv_api/normalization/welfordfinalize.h"
+#include "adv_api/sort/sort.h"

@@ -19,3 +19,4 @@
 #include "adv_api/normalization/rmsnorm_tiling.h"
 #include "adv_api/normalization/deepnorm_tiling.h"
 #include "adv_api/normalization/layernorm_tiling.h"
+#include "adv_api/sort/sort_tiling_intf.h"
