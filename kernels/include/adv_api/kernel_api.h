@@ -28,3 +28,4 @@
 #include "adv_api/normalization/normalize.h"
 #include "adv_api/normalization/welfordfinalize.h"
 #include "adv_api/sort/sort.h"
+#include "adv_api/transpose/transdata.h"
