@@ -29,3 +29,4 @@
 #include "adv_api/normalization/welfordfinalize.h"
 #include "adv_api/sort/sort.h"
 #include "adv_api/transpose/transdata.h"
+#include "adv_api/transpose/confusion_transpose.h"
