@@ -194,6 +194,18 @@ extern "C" __global__ __aicore__ void adv_norm_kernel(GM_ADDR a, GM_ADDR b, GM_A
                       t);
             break;
         }
+        case 25: {  // 2 rows of 32 (30 valid), the 5 smallest, indices from b, row 1 finished
+            auto t = read_tiling<TopkTiling>(tiling);
+            TopKInfo info;
+            info.outter = 2;
+            info.inner = 32;
+            info.n = 30;
+            TopK<float, true, true, false, TopKMode::TOPK_NORMAL>(r0, out1.ReinterpretCast<int32_t>(), f0,
+                                                                  in1.ReinterpretCast<int32_t>(),
+                                                                  buffer.GetWithOffset<bool>(32, 2 * kTile), tmp, 5, t,
+                                                                  info, false);
+            break;
+        }
         case 24: {
             GlobalTensor<float> gm;
             gm.SetGlobalBuffer((__gm__ float*)o2, 64);
@@ -611,6 +623,39 @@ TEST_CASE("Transpose NZ2ND_0213 and Fill on GM") {
     const auto filled = from_bytes<float>(run(24, {}).o2, 65);
     for (int i = 0; i < 64; ++i) CHECK(filled[i] == 3.25f);
     CHECK(filled[64] == 0.0f);
+}
+
+TEST_CASE("TopK: the k smallest of each row, ascending, with initial indices and a finished row") {
+    // The tiling functions take the platform by reference and, on the A2, never read it.
+    alignas(16) static unsigned char platform_storage[64] = {};
+    const auto& platform = *reinterpret_cast<const platform_ascendc::PlatformAscendC*>(platform_storage);
+    AscendC::tiling::TopkTiling t{};
+    REQUIRE(AscendC::TopKTilingFunc(platform, 32, 2, 5, 4, true, AscendC::TopKMode::TOPK_NORMAL, false, t));
+    uint32_t max_value = 0, min_value = 0;
+    REQUIRE(AscendC::GetTopKMaxMinTmpSize(platform, 32, 2, false, true, AscendC::TopKMode::TOPK_NORMAL, false, 4,
+                                          max_value, min_value));
+    CHECK(min_value == 16 * 32);
+    CHECK(t.kAlignFourBytes == 8);
+    CHECK(t.allDataSize == 64);
+    auto x = uniform(64, -10.0f, 10.0f, 79);
+    x[3] = x[7];  // a tie: the earlier one first
+    std::vector<int32_t> index(32);
+    for (int i = 0; i < 32; ++i) index[i] = 500 + i;
+    std::vector<uint8_t> finish(32, 0);
+    finish[1] = 1;
+    const auto out = run(25, as_bytes(x), as_bytes(index), as_bytes(finish), t);
+    const auto values = from_bytes<float>(out.o0, 16);
+    const auto indices = from_bytes<int32_t>(out.o1, 16);
+    for (int r = 0; r < 2; ++r) {
+        std::vector<int> order(30);
+        std::iota(order.begin(), order.end(), 0);
+        std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return x[r * 32 + a] < x[r * 32 + b]; });
+        for (int j = 0; j < 5; ++j) {
+            CHECK(values[r * 8 + j] == x[r * 32 + order[j]]);
+            CHECK(indices[r * 8 + j] == (r == 1 ? 30 : 500 + order[j]));
+        }
+        for (int j = 5; j < 8; ++j) CHECK(values[r * 8 + j] == 0.0f);
+    }
 }
 
 TEST_CASE("the tiling functions return CANN's sizes for the same shapes") {

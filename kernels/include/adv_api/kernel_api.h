@@ -30,3 +30,4 @@
 #include "adv_api/sort/sort.h"
 #include "adv_api/transpose/transdata.h"
 #include "adv_api/transpose/confusion_transpose.h"
+#include "adv_api/sort/topk.h"

@@ -10,3 +10,4 @@
 #include "adv_api/pad/pad_tilingdata.h"
 #include "adv_api/normalization/normalization_tilingdata.h"
 #include "adv_api/transpose/confusion_transpose_tilingdata.h"
+#include "adv_api/sort/topk_tilingdata.h"

@@ -21,3 +21,4 @@
 #include "adv_api/normalization/layernorm_tiling.h"
 #include "adv_api/sort/sort_tiling_intf.h"
 #include "adv_api/transpose/confusion_transpose_tiling.h"
+#include "adv_api/sort/topk_tiling.h"

@@ -231,3 +231,18 @@ inline constexpr uint32_t welford_finalize_max(uint32_t ab) {
 }
 
 }  // namespace canopy::adv_norm::sizes
+
+namespace canopy::adv_norm::sizes {
+
+// TopK on the A2: normal mode 16 (20 without initial indices) bytes per inner element; small mode
+// the Sort32 pairs of every row, the mask, and (ascending) the negated values and (no initial
+// indices) generated indices.
+inline constexpr uint32_t topk_min(uint32_t inner, uint32_t outter, bool init_index, bool small, bool largest) {
+    if (!small) return (init_index ? 16 : 20) * inner;
+    uint32_t size = inner * outter * 8 + 64;
+    if (!largest) size += inner * outter * 4;
+    if (!init_index) size += inner * outter * 4;
+    return size;
+}
+
+}  // namespace canopy::adv_norm::sizes
