@@ -26,7 +26,6 @@ class Shape {
 public:
     Shape() = default;
     explicit Shape(const std::vector<int64_t>& dims) : dims_(dims) {}
-    Shape(std::initializer_list<int64_t> dims) : dims_(dims) {}
     size_t GetDimNum() const { return dims_.size(); }
     int64_t GetDim(size_t index) const { return index < dims_.size() ? dims_[index] : 0; }
     const std::vector<int64_t>& GetDims() const { return dims_; }
@@ -83,13 +82,21 @@ using TensorDataType = ge::DataType;
 }  // namespace AscendC
 #endif
 
-#if !defined(SECUREC_H) && !defined(CANOPY_MEMCPY_S_DEFINED)
-#define CANOPY_MEMCPY_S_DEFINED
+#if __has_include("canopy/kernel/ascendc/securec.h")
+#include "canopy/kernel/ascendc/securec.h"
+#endif
+#ifndef CANOPY_SECUREC_MEMCPY_S
+#define CANOPY_SECUREC_MEMCPY_S
 // securec's memcpy_s, which CANN's host headers bring along and samples call: copies `count`
-// bytes when they fit `destMax`; returns 0, or nonzero (copying nothing) when they do not.
+// bytes when they fit `destMax` and returns 0; otherwise clears the destination and returns
+// nonzero.
 inline int memcpy_s(void* dest, size_t destMax, const void* src, size_t count) {
-    if (dest == nullptr || src == nullptr || count > destMax) return 1;
-    std::memcpy(dest, src, count);
+    if (dest == nullptr || destMax == 0) return 22;
+    if (src == nullptr || count > destMax) {
+        std::memset(dest, 0, destMax);
+        return src == nullptr ? 22 : 162;
+    }
+    if (count != 0) std::memmove(dest, src, count);
     return 0;
 }
 #endif

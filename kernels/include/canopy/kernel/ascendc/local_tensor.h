@@ -144,14 +144,14 @@ public:
     __aicore__ inline T* GetPhyAddr(uint32_t offset) const { return Advance(offset, "LocalTensor::GetPhyAddr"); }
     __aicore__ inline int32_t GetPosition() const { return static_cast<int32_t>(position_); }
 
+    // The shape the tensor carries for the APIs that read it (shape_info.h).
+    __aicore__ inline void SetShapeInfo(const ShapeInfo& shapeInfo) { shape_info_ = shapeInfo; }
+    __aicore__ inline ShapeInfo GetShapeInfo() const { return shape_info_; }
+
     // Canopy's accessors for the API implementation.
     TPosition position() const { return position_; }
     Hardware memory() const { return GetPhyType(position_); }
     canopy::kernel::ascendc::BufferRecord* buffer_record() const { return buffer_; }
-
-    // The shape the tensor carries for the APIs that read it (shape_info.h).
-    __aicore__ inline void SetShapeInfo(const ShapeInfo& shapeInfo) { shape_info_ = shapeInfo; }
-    __aicore__ inline ShapeInfo GetShapeInfo() const { return shape_info_; }
 
 private:
     template <typename U>
@@ -193,7 +193,7 @@ private:
     uint64_t capacity_bytes_ = 0;
     TPosition position_ = TPosition::VECCALC;
     canopy::kernel::ascendc::BufferRecord* buffer_ = nullptr;
-    ShapeInfo shape_info_;
+    ShapeInfo shape_info_{};
 };
 
 }  // namespace AscendC

@@ -208,7 +208,8 @@ public:
     // Canopy: the InitBuffer epoch a queue's buffers belong to.
     uint32_t canopy_generation() const { return generation_; }
 
-    // Canopy: the bytes of `hardware`'s memory carved so far (PopStackBuffer hands out the rest).
+    // Canopy: the bytes of `hardware`'s memory carved so far (the advanced API's stack buffer is
+    // what lies after them).
     std::size_t canopy_used_bytes(Hardware hardware) const { return used_bytes_[static_cast<std::size_t>(hardware)]; }
 
     // Canopy: reserves `bytes` (a multiple of 32) of `position`'s memory for a TBufPool; returns the
@@ -543,6 +544,17 @@ public:
         return LocalTensor<T>(reinterpret_cast<T*>(record_->address), len, pos, record_);
     }
 
+    // The whole buffer, as Get<T>() (a TBuf has no queue to allocate from); FreeTensor gives nothing back.
+    template <typename T>
+    __aicore__ inline LocalTensor<T> AllocTensor() {
+        return Get<T>();
+    }
+    template <typename T>
+    __aicore__ inline void FreeTensor(LocalTensor<T>& tensor) {
+        (void)tensor;
+        RequireAttached("TBuf::FreeTensor");
+    }
+
     // `size` elements starting `bufOffset` bytes (a multiple of 32) into the buffer.
     template <typename T>
     __aicore__ inline LocalTensor<T> GetWithOffset(uint32_t size, uint32_t bufOffset) {
@@ -555,23 +567,6 @@ public:
                                                   "-byte buffer at a 32-byte aligned offset");
         }
         return LocalTensor<T>(reinterpret_cast<T*>(record_->address + bufOffset), size, pos, record_);
-    }
-
-    // AllocTensor (inherited from TQueBind in CANN) hands out the whole buffer, as Get does.
-    template <typename T>
-    __aicore__ inline LocalTensor<T> AllocTensor() {
-        return Get<T>();
-    }
-
-    // A TBuf's buffer is not queue-managed: FreeTensor (inherited from TQueBind in CANN) only
-    // checks that the tensor is this buffer's; the buffer stays the TBuf's for later Get calls.
-    template <typename T>
-    __aicore__ inline void FreeTensor(LocalTensor<T>& tensor) {
-        RequireAttached("TBuf::FreeTensor");
-        if (tensor.buffer_record() != record_) [[unlikely]] {
-            canopy::kernel::ascendc::fail_misuse("TBuf::FreeTensor", "the tensor is not one of this TBuf's (",
-                                                  record_->bytes, "-byte buffer)");
-        }
     }
 
     // How a custom TBufPool (EXTERN_IMPL_BUFPOOL) hands the TBuf its buffer (tbuf_pool.h).
