@@ -47,8 +47,8 @@ inline void topk(const AscendC::LocalTensor<T>& dstValueLocal, const AscendC::Lo
     static_assert(std::is_same_v<T, float> || std::is_same_v<T, half>, "TopK on the A2 takes half or float");
     static_assert(config.algo == AscendC::TopKAlgo::MERGE_SORT, "the A2 selects by merge sort");
     constexpr bool small = topkMode == AscendC::TopKMode::TOPK_NSMALL;
-    static_assert(!(small && isHasfinish), "TOPK_NSMALL takes no finish flags");
     AdvancedCall call("TopK");
+    call.require(!(small && isHasfinish), "TOPK_NSMALL takes no finish flags (isHasfinish must be false)");
     const int32_t rows = info.outter;
     const int32_t inner = info.inner;
     const int32_t n = info.n;
