@@ -777,6 +777,77 @@ extern "C" __global__ __aicore__ void adv_norm_misuse_kernel(GM_ADDR tiling, int
             (void)c.GetValue(3);
             break;
         }
+        case 8: {  // Select whose mask rows are shorter than the source's
+            SelectWithBytesMaskShapeInfo info;
+            info.firstAxis = 2;
+            info.srcLastAxis = 64;
+            info.maskLastAxis = 32;
+            Select(c, a, 1.0f, buffer.GetWithOffset<uint8_t>(128, kTile), buffer.GetWithOffset<uint8_t>(2048, 2 * kTile), info);
+            break;
+        }
+        case 9: {  // a bit mask too short for its rows
+            DropOutShapeInfo info;
+            info.firstAxis = 1;
+            info.srcLastAxis = 512;
+            info.maskLastAxis = 32;
+            DropOut(c, a, buffer.GetWithOffset<uint8_t>(32, kTile), 0.5f, info);
+            break;
+        }
+        case 10: {  // Broadcast along axis 1 from a row that is not [M, 1]
+            uint32_t dst_shape[] = {4, 8};
+            uint32_t src_shape[] = {4, 2};
+            Broadcast<float, 2, 1>(c, a, dst_shape, src_shape);
+            break;
+        }
+        case 11: {  // ReduceMax without srcInnerPad
+            uint32_t shape[] = {4, 16};
+            ReduceMax<float, Pattern::Reduce::AR>(c, a, shape, false);
+            break;
+        }
+        case 12: {  // TopK with k past n
+            TopkTiling t{};
+            t.allDataSize = 64;
+            TopKInfo info;
+            info.outter = 2;
+            info.inner = 32;
+            info.n = 30;
+            TopK<float>(c, b.ReinterpretCast<int32_t>(), a, b.ReinterpretCast<int32_t>(),
+                        buffer.GetWithOffset<bool>(32, 3 * kTile), 31, t, info);
+            break;
+        }
+        case 13: {  // TransData whose NDC1HWC0 layout does not cover C
+            static constexpr TransDataConfig kTo = {DataFormat::NCDHW, DataFormat::NDC1HWC0};
+            auto ncdhw = MakeLayout(MakeShape(1, 40, 1, 2, 4), MakeStride());
+            auto nd = MakeLayout(MakeShape(1, 1, 2, 2, 4, 16), MakeStride());
+            TransDataParams<decltype(ncdhw), decltype(nd)> params = {ncdhw, nd};
+            TransData<kTo>(c.ReinterpretCast<half>(), a.ReinterpretCast<half>(), params);
+            break;
+        }
+        case 14: {  // a transpose type Canopy does not model
+            ConfusionTransposeTiling t{};
+            Transpose(c.ReinterpretCast<half>(), a.ReinterpretCast<half>(), TransposeType::TRANSPOSE_ND2ND_ONLY, t);
+            break;
+        }
+        case 15:  // AscendDequant rows that are not 32 bytes of int32
+            AscendDequant(c, a.ReinterpretCast<int32_t>(), b, DequantParams{2, 12, 12});
+            break;
+        case 16: {  // WelfordUpdate computing past its rows
+            WelfordUpdateParam para{1, 16, 17, 0.5f};
+            WelfordUpdate<float, float>(c, c[64], b, b[64], a, para);
+            break;
+        }
+        case 17: {  // a full Sort with a temporary buffer too small for the pairs
+            LocalTensor<float> concat;
+            Concat(concat, a, b, 4);
+            LocalTensor<float> too_small = buffer.GetWithOffset<float>(64, 3 * kTile);
+            Sort<float, true>(c, concat, b.ReinterpretCast<uint32_t>(), too_small, 4);
+            break;
+        }
+        case 18: {  // DeepNorm on a basic block whose B*S is not a multiple of 8
+            auto t = read_tiling<DeepNormTiling>(tiling);
+            DeepNorm<float, false, true>(c, b, b[64], a, a[512], b[128], b[256], 0.5f, 0.01f, t);
+            break;
+        }
     }
 }
 
@@ -812,4 +883,35 @@ TEST_CASE("advanced-API preconditions fail the launch with 507015 naming the ker
                         ACL_ERROR_RT_AICORE_EXCEPTION, {"Pad", "7 to 16 elements"});
     expect_launch_fault(stream, ACLRT_LAUNCH_KERNEL(adv_norm_misuse_kernel)(2, stream, pad_tiling.get(), 7),
                         ACL_ERROR_RT_AICORE_EXCEPTION, {"Arange", "GetValue", "V_S"});
+    const std::vector<std::pair<int32_t, std::vector<const char*>>> cases = {
+        {8, {"Select", "maskLastAxis 32", "srcLastAxis 64"}},
+        {9, {"DropOut", "maskLastAxis 32 bytes", "srcLastAxis 512 bits"}},
+        {10, {"Broadcast", "axis 1", "srcShape [4, 2]"}},
+        {11, {"ReduceMax", "srcInnerPad must be true"}},
+        {12, {"TopK", "k 31", "n 30"}},
+        {13, {"TransData", "C1 2", "C 40"}},
+        {14, {"Transpose", "TransposeType 7"}},
+        {15, {"AscendDequant", "params.n 12"}},
+        {16, {"WelfordUpdate", "abComputeLength 17", "abLength 16"}},
+        {17, {"Sort", "tmp holds 256 bytes", "at least 1024"}},
+    };
+    for (const auto& [which, fragments] : cases) {
+        CAPTURE(which);
+        REQUIRE(ACLRT_LAUNCH_KERNEL(adv_norm_misuse_kernel)(2, stream, pad_tiling.get(), which) == 0u);
+        CHECK(aclrtSynchronizeStream(stream) == ACL_ERROR_RT_AICORE_EXCEPTION);
+        const std::string message = recent_error();
+        for (const char* fragment : fragments) {
+            CAPTURE(fragment);
+            CHECK(message.find(fragment) != std::string::npos);
+        }
+        CHECK(message.find("block 1/2") != std::string::npos);
+    }
+    AscendC::tiling::DeepNormTiling deep{};
+    deep.bLength = 1;
+    deep.sLength = 3;
+    deep.hLength = 64;
+    deep.originalHLength = 64;
+    DeviceArray<uint8_t> deep_tiling(as_bytes(std::vector<AscendC::tiling::DeepNormTiling>{deep}));
+    expect_launch_fault(stream, ACLRT_LAUNCH_KERNEL(adv_norm_misuse_kernel)(2, stream, deep_tiling.get(), 18),
+                        ACL_ERROR_RT_AICORE_EXCEPTION, {"DeepNorm", "basic block", "B*S a multiple of 8 (3)"});
 }
