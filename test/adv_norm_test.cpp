@@ -686,6 +686,18 @@ TEST_CASE("the tiling functions return CANN's sizes for the same shapes") {
     AscendC::GetReduceMaxMaxMinTmpSize(AscendC::TensorShape({8, 100}), AscendC::TensorDataType::DT_FLOAT,
                                        AscendC::ReducePattern::AR, true, false, max_value, min_value);
     CHECK(min_value == 8 * 64 * 4);
+    alignas(16) static unsigned char platform_storage[64] = {};
+    const auto& platform = *reinterpret_cast<const platform_ascendc::PlatformAscendC*>(platform_storage);
+    AscendC::GetBroadCastMaxMinTmpSize(platform, AscendC::TensorShape({16, 1}), AscendC::TensorShape({16, 8}), 4,
+                                       false, max_value, min_value);
+    CHECK(min_value == 256);
+    CHECK(max_value == 512);
+    AscendC::GetBroadCastMaxMinTmpSize(platform, AscendC::TensorShape({1, 8}), AscendC::TensorShape({16, 8}), 4,
+                                       false, max_value, min_value);
+    CHECK(min_value == 32);
+    AscendC::GetBroadCastMaxMinTmpSize(platform, AscendC::TensorShape({16, 1}), AscendC::TensorShape({16, 32}), 1,
+                                       false, max_value, min_value);
+    CHECK(min_value == 512 + (16 + 512) * 2);
     AscendC::GetPadMaxMinTmpSize(AscendC::TensorShape({16, 31}), 4, max_value, min_value);
     CHECK(min_value == 1024);
     CHECK(max_value == 31 * 16 * 8 * 2 * 4);

@@ -22,3 +22,4 @@
 #include "adv_api/sort/sort_tiling_intf.h"
 #include "adv_api/transpose/confusion_transpose_tiling.h"
 #include "adv_api/sort/topk_tiling.h"
+#include "adv_api/pad/broadcast_tiling.h"

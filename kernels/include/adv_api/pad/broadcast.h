@@ -29,8 +29,8 @@ inline void broadcast(const AscendC::LocalTensor<T>& dstLocal, const AscendC::Lo
     }
     const T* src = call.in("srcLocal", srcLocal, uint64_t(src_rows) * src_cols);
     T* dst = call.out("dstLocal", dstLocal, uint64_t(rows) * cols);
-    if (tmp != nullptr && dim == 2) {
-        call.tmp("sharedTmpBuffer", *tmp, sizes::broadcast_min(src_rows * src_cols, rows, cols, sizeof(T)));
+    if (tmp != nullptr) {
+        call.tmp("sharedTmpBuffer", *tmp, sizes::broadcast(src_rows, src_cols, rows, cols, sizeof(T)).min_value);
     }
     call.issue();
     for (uint32_t r = 0; r < rows; ++r) {

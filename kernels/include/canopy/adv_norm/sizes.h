@@ -78,19 +78,34 @@ inline constexpr uint32_t select_bytes_mask(uint32_t src_size, uint32_t src_last
 
 namespace canopy::adv_norm::sizes {
 
-// Broadcast of 2-D shapes on the A2 (int8 is widened to int16 first): the brcb block, plus a copy
-// buffer when the destination's rows are not 32-byte aligned.
-inline constexpr uint32_t broadcast_min(uint32_t src_size, uint32_t dst_first, uint32_t dst_last,
-                                        uint32_t type_size) {
+// Broadcast on the A2 of src [src_first, src_last] to dst [dst_first, dst_last] (1-D shapes have
+// last 1): nothing when the source is a scalar or already the destination's size; 32 bytes for
+// axis 0; else the brcb block (the first dimension's blocks at most) plus a copy buffer when the
+// destination's rows are not 32-byte aligned. int8 is widened to int16 first, with room for both.
+struct BroadcastSizes {
+    uint32_t min_value;
+    uint32_t max_value;
+};
+inline constexpr BroadcastSizes broadcast(uint32_t src_first, uint32_t src_last, uint32_t dst_first, uint32_t dst_last,
+                                          uint32_t type_size) {
     uint32_t cast = 0;
+    const uint32_t src_size = src_first * src_last;
+    const uint32_t dst_size = dst_first * dst_last;
     if (type_size == 1) {
         type_size = 2;
-        cast = (round_up(src_size, 16) + round_up(dst_first * dst_last, 16)) * 2;
+        cast = (round_up(src_size, 16) + round_up(dst_size, 16)) * 2;
     }
+    if (src_size == dst_size || src_size == 1) {
+        const uint32_t size = cast == 0 ? 0 : cast + kBlock;
+        return {size, size};
+    }
+    if (src_last != 1) return {kBlock + cast, kBlock + cast};  // axis 0
     const uint32_t per_block = kBlock / type_size;
-    uint32_t size = per_block * per_block * type_size + cast;
-    if (dst_last % per_block != 0) size += per_block * round_up(dst_last, per_block) * type_size;
-    return size;
+    const uint32_t brcb_min = per_block * per_block * type_size;
+    const uint32_t brcb_max = round_up(dst_first, 8) * per_block * type_size;
+    if (dst_last % per_block == 0) return {brcb_min + cast, brcb_max + cast};
+    const uint32_t last_align = round_up(dst_last, per_block);
+    return {brcb_min + per_block * last_align * type_size + cast, brcb_max + dst_first * last_align * type_size + cast};
 }
 
 }  // namespace canopy::adv_norm::sizes
