@@ -698,6 +698,9 @@ TEST_CASE("the tiling functions return CANN's sizes for the same shapes") {
     AscendC::GetBroadCastMaxMinTmpSize(platform, AscendC::TensorShape({16, 1}), AscendC::TensorShape({16, 32}), 1,
                                        false, max_value, min_value);
     CHECK(min_value == 512 + (16 + 512) * 2);
+    CHECK(AscendC::GetSortTmpSize(platform, 64, 4) == 512);
+    CHECK(AscendC::GetSortTmpSize(platform, 64, 2) == 512);
+    CHECK(AscendC::GetConcatTmpSize(platform, 64, 4) == 0);
     AscendC::GetPadMaxMinTmpSize(AscendC::TensorShape({16, 31}), 4, max_value, min_value);
     CHECK(min_value == 1024);
     CHECK(max_value == 31 * 16 * 8 * 2 * 4);

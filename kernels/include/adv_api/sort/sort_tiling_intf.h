@@ -7,8 +7,29 @@
 
 #include "adv_api/sort/sort.h"
 #include "canopy/adv_norm/host_support.h"
+#include "canopy/adv_norm/sizes.h"
+
+namespace platform_ascendc {
+class PlatformAscendC;
+}
 
 namespace AscendC {
+
+// Concat needs no buffer on the A2 (the scores are sorted in place).
+inline uint32_t GetConcatTmpSize(const platform_ascendc::PlatformAscendC& ascendcPlatform, const uint32_t elemCount,
+                                 const uint32_t dataTypeSize) {
+    (void)ascendcPlatform;
+    (void)elemCount;
+    (void)dataTypeSize;
+    return 0;
+}
+// Sort<T, isFullSort> on the A2: the 8-byte (score, index) pair of every element.
+inline uint32_t GetSortTmpSize(const platform_ascendc::PlatformAscendC& ascendcPlatform, const uint32_t elemCount,
+                               const uint32_t dataTypeSize) {
+    (void)ascendcPlatform;
+    (void)dataTypeSize;
+    return canopy::adv_norm::sizes::sort_pairs(elemCount);
+}
 
 inline void GetSortMaxMinTmpSize(const TensorShape& srcShape, TensorDataType valueType, TensorDataType indexType,
                                  bool isReuseSource, const SortConfig& config, uint32_t& maxValue,

@@ -261,3 +261,10 @@ inline constexpr uint32_t topk_min(uint32_t inner, uint32_t outter, bool init_in
 }
 
 }  // namespace canopy::adv_norm::sizes
+
+namespace canopy::adv_norm::sizes {
+
+// A full Sort on the A2: the (score, index) pairs of every element, 8 bytes each.
+inline constexpr uint32_t sort_pairs(uint32_t elements) { return elements * 8; }
+
+}  // namespace canopy::adv_norm::sizes
