@@ -42,24 +42,17 @@ inline void deepnorm(const AscendC::LocalTensor<T>& dstLocal, const AscendC::Loc
                  sizes::bsh_norm_min(tiling.bLength, tiling.sLength, h, sizeof(T), isReuseSrc));
     }
     call.issue();
-    const float a = static_cast<float>(alpha);
-    const double eps = static_cast<float>(epsilon);
-    std::vector<float> z(h);
-    for (uint32_t r = 0; r < rows; ++r) {
-        for (uint32_t i = 0; i < h; ++i) {
-            z[i] = a * float(src[uint64_t(r) * h + i]) + float(gx[uint64_t(r) * h + i]);
-        }
-        float mean = 0.0f;
-        float variance = 0.0f;
-        row_mean_variance(z.data(), n, mean, variance);
-        const double rstd = 1.0 / std::sqrt(double(variance) + eps);
-        for (uint32_t i = 0; i < h; ++i) {
-            dst[uint64_t(r) * h + i] =
-                static_cast<T>(double(float(gamma[i])) * ((double(z[i]) - mean) * rstd) + double(float(beta[i])));
-        }
-        mean_out[r] = static_cast<T>(mean);
-        var_out[r] = static_cast<T>(variance);
-    }
+    // z = alpha * x + gx, each product and sum rounded to float as the vector unit computes them.
+    const RowsD x = load_rows(src, rows, h, h);
+    const RowsD g = load_rows(gx, rows, h, h);
+    const RowsD z = (x.cast<float>() * static_cast<float>(alpha) + g.cast<float>()).cast<double>();
+    ColD mean, variance;
+    row_mean_variance(z, n, mean, variance);
+    const ColD rstd = (variance + double(static_cast<float>(epsilon))).sqrt().inverse();
+    const RowsD normalized = (z.colwise() - mean).colwise() * rstd;
+    store_rows(dst, RowsD((normalized.rowwise() * load_line(gamma, h)).rowwise() + load_line(beta, h)), h);
+    store_column(mean_out, mean);
+    store_column(var_out, variance);
 }
 
 }  // namespace canopy::adv_norm

@@ -75,21 +75,14 @@ inline void layernorm_bsh(const AscendC::LocalTensor<T>& output, const AscendC::
                                                               isReuseSource));
     }
     call.issue();
-    const double eps = static_cast<float>(epsilon);
-    std::vector<float> row(h);
-    for (uint32_t r = 0; r < rows; ++r) {
-        for (uint32_t i = 0; i < h; ++i) row[i] = static_cast<float>(x[uint64_t(r) * h + i]);
-        float mean = 0.0f;
-        float variance = 0.0f;
-        row_mean_variance(row.data(), n, mean, variance);
-        const double rstd = 1.0 / std::sqrt(double(variance) + eps);
-        for (uint32_t i = 0; i < h; ++i) {
-            y[uint64_t(r) * h + i] =
-                static_cast<T>(double(float(g[i])) * ((double(row[i]) - mean) * rstd) + double(float(b[i])));
-        }
-        mean_out[r] = static_cast<T>(mean);
-        var_out[r] = static_cast<T>(variance);
-    }
+    const RowsD xs = load_rows(x, rows, h, h);
+    ColD mean, variance;
+    row_mean_variance(xs, n, mean, variance);
+    const ColD rstd = (variance + double(static_cast<float>(epsilon))).sqrt().inverse();
+    const RowsD normalized = (xs.colwise() - mean).colwise() * rstd;
+    store_rows(y, RowsD((normalized.rowwise() * load_line(g, h)).rowwise() + load_line(b, h)), h);
+    store_column(mean_out, mean);
+    store_column(var_out, variance);
 }
 
 template <typename U, typename T, bool isReuseSource, const AscendC::LayerNormConfig& config>
@@ -117,22 +110,16 @@ inline void layernorm_ar(const AscendC::LocalTensor<T>& output, const AscendC::L
     float* rstd_out = config.isOnlyOutput ? nullptr : call.out("outputRstd", outputRstd, a);
     if (tmp) call.tmp("sharedTmpBuffer", *tmp, sizes::layernorm_separate_min(a, r, sizeof(T)));
     call.issue();
-    std::vector<float> row(r);
-    for (uint32_t i = 0; i < a; ++i) {
-        for (uint32_t j = 0; j < r; ++j) row[j] = static_cast<float>(x[uint64_t(i) * stride + j]);
-        float mean = 0.0f;
-        float variance = 0.0f;
-        row_mean_variance(row.data(), r, mean, variance);
-        const float rstd = static_cast<float>(1.0 / std::sqrt(double(variance) + double(epsilon)));
-        for (uint32_t j = 0; j < r; ++j) {
-            double v = (double(row[j]) - mean) * rstd;
-            if (g) v *= double(float(g[j]));
-            if (b) v += double(float(b[j]));
-            y[uint64_t(i) * stride + j] = static_cast<T>(v);
-        }
-        if (mean_out) mean_out[i] = mean;
-        if (rstd_out) rstd_out[i] = config.isOutputRstd ? rstd : variance;
-    }
+    const RowsD xs = load_rows(x, a, r, stride);
+    ColD mean, variance;
+    row_mean_variance(xs, r, mean, variance);
+    const ColD rstd = (variance + double(epsilon)).sqrt().inverse().cast<float>().cast<double>();
+    RowsD out = (xs.colwise() - mean).colwise() * rstd;
+    if (g) out.rowwise() *= load_line(g, r);
+    if (b) out.rowwise() += load_line(b, r);
+    store_rows(y, out, stride);
+    if (mean_out) store_column(mean_out, mean);
+    if (rstd_out) store_column(rstd_out, config.isOutputRstd ? rstd : variance);
 }
 
 template <typename T, typename U, bool isReuseSource, const AscendC::WelfordUpdateConfig& config>

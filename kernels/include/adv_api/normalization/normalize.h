@@ -4,6 +4,7 @@
 // rows of rLength elements (rLengthWithPadding apart); outputRstd receives rstd unless
 // config.isOnlyOutput; gamma / beta left out with config.isNoGamma / isNoBeta.
 #include "canopy/adv_norm/kernel_common.h"
+#include "canopy/adv_norm/norm_rows.h"
 #include "canopy/adv_norm/reduce_pattern.h"
 #include "canopy/adv_norm/sizes.h"
 
@@ -60,16 +61,18 @@ inline void normalize(const AscendC::LocalTensor<T>& output, const AscendC::Loca
     float* rstd_out = config.isOnlyOutput ? nullptr : call.out("outputRstd", outputRstd, a);
     if (tmp) call.tmp("sharedTmpBuffer", *tmp, sizes::normalize_min(a, r, sizeof(U), sizeof(T)));
     call.issue();
-    for (uint32_t i = 0; i < a; ++i) {
-        const float rstd = static_cast<float>(1.0 / std::sqrt(double(var[i]) + double(epsilon)));
-        for (uint32_t j = 0; j < r; ++j) {
-            double v = (double(float(x[uint64_t(i) * stride + j])) - mean[i]) * rstd;
-            if (g) v *= double(float(g[j]));
-            if (b) v += double(float(b[j]));
-            y[uint64_t(i) * stride + j] = static_cast<T>(v);
-        }
-        if (rstd_out) rstd_out[i] = rstd;
-    }
+    const RowsD xs = load_rows(x, a, r, stride);
+    const ColD rstd = (Eigen::Map<const Eigen::Array<float, Eigen::Dynamic, 1>>(var, a).cast<double>() + double(epsilon))
+                          .sqrt()
+                          .inverse()
+                          .cast<float>()
+                          .cast<double>();
+    RowsD out = (xs.colwise() - Eigen::Map<const Eigen::Array<float, Eigen::Dynamic, 1>>(mean, a).cast<double>())
+                    .colwise() * rstd;
+    if (g) out.rowwise() *= load_line(g, r);
+    if (b) out.rowwise() += load_line(b, r);
+    store_rows(y, out, stride);
+    if (rstd_out) store_column(rstd_out, rstd);
 }
 
 }  // namespace canopy::adv_norm

@@ -3,6 +3,7 @@
 // dst = src / sqrt(mean(src^2 over the original H) + epsilon) * gamma, in float.
 #include "adv_api/normalization/normalization_tilingdata.h"
 #include "canopy/adv_norm/kernel_common.h"
+#include "canopy/adv_norm/norm_rows.h"
 #include "canopy/adv_norm/sizes.h"
 
 namespace canopy::adv_norm {
@@ -29,16 +30,11 @@ inline void rmsnorm(const AscendC::LocalTensor<T>& dstLocal, const AscendC::Loca
     T* dst = call.out("dstLocal", dstLocal, uint64_t(rows) * h);
     if (tmp) call.tmp("sharedTmpBuffer", *tmp, sizes::rmsnorm_min(h, sizeof(T)));
     call.issue();
-    const float eps = static_cast<float>(epsilon);
-    for (uint32_t r = 0; r < rows; ++r) {
-        const T* x = src + uint64_t(r) * h;
-        double squares = 0.0;
-        for (uint32_t i = 0; i < n; ++i) squares += double(float(x[i])) * double(float(x[i]));
-        const float mean_square = static_cast<float>(squares * double(tiling.reciprocalOfHLength));
-        const double rms = std::sqrt(double(mean_square) + double(eps));
-        T* y = dst + uint64_t(r) * h;
-        for (uint32_t i = 0; i < h; ++i) y[i] = static_cast<T>(double(float(x[i])) / rms * double(float(gamma[i])));
-    }
+    const RowsD x = load_rows(src, rows, h, h);
+    const ColD mean_square =
+        (x.leftCols(n).square().rowwise().sum() * double(tiling.reciprocalOfHLength)).cast<float>().cast<double>();
+    const ColD inverse_rms = (mean_square + double(static_cast<float>(epsilon))).sqrt().inverse();
+    store_rows(dst, RowsD((x.colwise() * inverse_rms).rowwise() * load_line(gamma, h)), h);
 }
 
 }  // namespace canopy::adv_norm
