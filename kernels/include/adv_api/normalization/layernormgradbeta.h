@@ -3,6 +3,7 @@
 // beta over [B, S, H]: pdGamma[h] = sum over B*S of dy * resForGamma, pdBeta[h] = sum of dy.
 #include "adv_api/normalization/normalization_tilingdata.h"
 #include "canopy/adv_norm/kernel_common.h"
+#include "canopy/adv_norm/norm_rows.h"
 #include "canopy/adv_norm/sizes.h"
 
 namespace canopy::adv_norm {
@@ -25,17 +26,12 @@ inline void layernorm_grad_beta(const AscendC::LocalTensor<T>& outputPdGamma,
     T* pd_beta = call.out("outputPdBeta", outputPdBeta, h);
     if (tmp) call.tmp("sharedTmpBuffer", *tmp, sizes::layernorm_grad_beta_min(h, sizeof(T)));
     call.issue();
-    for (uint32_t i = 0; i < h; ++i) {
-        double g = 0.0;
-        double b = 0.0;
-        for (uint32_t r = 0; r < rows; ++r) {
-            const uint64_t at = uint64_t(r) * h + i;
-            g += double(float(dy[at])) * double(float(res[at]));
-            b += double(float(dy[at]));
-        }
-        pd_gamma[i] = static_cast<T>(g);
-        pd_beta[i] = static_cast<T>(b);
-    }
+    const RowsD d = load_rows(dy, rows, h, h);
+    const RowsD rg = load_rows(res, rows, h, h);
+    const LineD pd_g = (d * rg).colwise().sum();
+    const LineD pd_b = d.colwise().sum();
+    Eigen::Map<Eigen::Array<T, 1, Eigen::Dynamic>>(pd_gamma, h) = pd_g.cast<float>().cast<T>();
+    Eigen::Map<Eigen::Array<T, 1, Eigen::Dynamic>>(pd_beta, h) = pd_b.cast<float>().cast<T>();
 }
 
 }  // namespace canopy::adv_norm

@@ -30,6 +30,10 @@ template <typename dstT, typename scaleT, AscendC::DeQuantMode mode>
 inline void ascend_dequant(const AscendC::LocalTensor<dstT>& dstTensor, const AscendC::LocalTensor<int32_t>& srcTensor,
                            const AscendC::LocalTensor<scaleT>* deqScale, float scalarScale,
                            const AscendC::LocalTensor<uint8_t>* tmp, AscendC::DequantParams params) {
+    static_assert(std::is_same_v<scaleT, float> || std::is_same_v<scaleT, half> || std::is_same_v<scaleT, bfloat16_t>,
+                  "Canopy's AscendDequant takes float, half or bfloat16 scales (not the packed uint64 form)");
+    static_assert(std::is_same_v<dstT, float> || std::is_same_v<dstT, half> || std::is_same_v<dstT, bfloat16_t>,
+                  "AscendDequant writes float, half or bfloat16");
     AdvancedCall call("AscendDequant");
     if constexpr (mode == AscendC::DeQuantMode::DEQUANT_WITH_MULTI_ROW) {
         // {1, m * n, n}: rows of calCount.
@@ -48,12 +52,20 @@ inline void ascend_dequant(const AscendC::LocalTensor<dstT>& dstTensor, const As
     const scaleT* scales = deqScale ? call.in("deqScale", *deqScale, params.calCount) : nullptr;
     if (tmp != nullptr) call.tmp("sharedTmpBuffer", *tmp, sizes::ascend_dequant_min(params.n));
     call.issue();
-    for (uint32_t i = 0; i < params.m; ++i) {
-        for (uint32_t j = 0; j < params.calCount; ++j) {
-            const float scale = scales ? static_cast<float>(scales[j]) : scalarScale;
-            dst[uint64_t(i) * dst_row + j] = static_cast<dstT>(static_cast<float>(src[uint64_t(i) * params.n + j]) * scale);
-        }
+    using Rows = Eigen::Array<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+    const Rows values = Eigen::Map<const Eigen::Array<int32_t, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>, 0,
+                                   Eigen::OuterStride<>>(src, params.m, params.calCount, Eigen::OuterStride<>(params.n))
+                            .template cast<float>();
+    Rows out(params.m, params.calCount);
+    if (scales) {
+        const Eigen::Array<float, 1, Eigen::Dynamic> scale_row =
+            Eigen::Map<const Eigen::Array<scaleT, 1, Eigen::Dynamic>>(scales, params.calCount).template cast<float>();
+        out = values.rowwise() * scale_row;
+    } else {
+        out = values * scalarScale;
     }
+    Eigen::Map<Eigen::Array<dstT, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>, 0, Eigen::OuterStride<>>(
+        dst, params.m, params.calCount, Eigen::OuterStride<>(dst_row)) = out.template cast<dstT>();
 }
 
 }  // namespace canopy::adv_norm
