@@ -8,4 +8,7 @@
 #include "adv_api/activation/softmax_tilingdata.h"
 
 // Normalization, quantization, reduce, sort, index, filter, select, pad and transpose.
-
+#include "adv_api/pad/pad_tilingdata.h"
+#include "adv_api/normalization/normalization_tilingdata.h"
+#include "adv_api/transpose/confusion_transpose_tilingdata.h"
+#include "adv_api/sort/topk_tilingdata.h"
