@@ -31,7 +31,7 @@
 #include "adv_api/utils/std/type_traits.h"
 
 // Normalization, quantization, reduce, sort, index, filter, select, pad and transpose.
-#include "canopy/kernel/ascendc/kernel_assert.h"
+#include "canopy/kernel/ascendc/kernel_log.h"
 #include "canopy/kernel/ascendc/stack_buffer.h"
 #include "canopy/kernel/ascendc/ascendc_utils.h"
 #include "adv_api/index/arithprogression.h"

@@ -1,14 +1,12 @@
 #pragma once
 // The shape type of CANN's advanced API host functions (adv_api/utils/types.h): AscendC::TensorShape
 // is ge::Shape, a list of dimensions. Canopy has no GE graph library, so the part of ge::Shape the
-// tiling functions use is defined here (once: the other host support headers check the guard).
+// tiling functions use is defined here, with the element types' DataType.
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
 #include <vector>
 
-#ifndef CANOPY_GE_SHAPE_DEFINED
-#define CANOPY_GE_SHAPE_DEFINED
 namespace ge {
 
 class Shape {
@@ -45,8 +43,32 @@ private:
 };
 
 }  // namespace ge
-#endif
+
+namespace ge {
+// The element types, with CANN's graph values.
+enum DataType {
+    DT_FLOAT = 0,
+    DT_FLOAT16 = 1,
+    DT_INT8 = 2,
+    DT_INT32 = 3,
+    DT_UINT8 = 4,
+    DT_INT16 = 6,
+    DT_UINT16 = 7,
+    DT_UINT32 = 8,
+    DT_INT64 = 9,
+    DT_UINT64 = 10,
+    DT_DOUBLE = 11,
+    DT_BOOL = 12,
+    DT_BF16 = 27,
+    DT_INT4 = 29,
+    DT_FLOAT8_E5M2 = 35,
+    DT_FLOAT8_E4M3FN = 36,
+    DT_FLOAT4_E2M1 = 40,
+    DT_FLOAT4_E1M2 = 41,
+};
+}  // namespace ge
 
 namespace AscendC {
 using TensorShape = ge::Shape;
+using TensorDataType = ge::DataType;
 }  // namespace AscendC

@@ -6,8 +6,6 @@
 #include <cstddef>
 #include <cstring>
 
-#ifndef CANOPY_SECUREC_MEMCPY_S
-#define CANOPY_SECUREC_MEMCPY_S
 #ifndef EOK
 #define EOK 0
 #endif
@@ -24,4 +22,3 @@ inline int memcpy_s(void* dest, std::size_t destMax, const void* src, std::size_
     if (count != 0) std::memmove(dest, src, count);
     return EOK;
 }
-#endif  // CANOPY_SECUREC_MEMCPY_S
