@@ -418,8 +418,8 @@ TEST_CASE("a misaligned tensor fails the launch") {
 }
 
 TEST_CASE("calCount past a tensor fails the launch") {
-    run_broken(kGelu, kN * 4, kTmp, 0, 0, {"Gelu", "calCount 1024 exceeds"});
-    run_broken(kFmod, kN * 3 + 1, kTmp, 0, 0, {"Fmod", "calCount 769 exceeds", "src1Tensor"});
+    run_broken(kGelu, kN * 4, kTmp, 0, 0, {"Gelu", "needs 1024 elements (calCount)"});
+    run_broken(kFmod, kN * 3 + 1, kTmp, 0, 0, {"Fmod", "src1Tensor needs 769 elements (calCount)"});
 }
 
 // ---- the SoftMax family ----------------------------------------------------------------------------
@@ -678,7 +678,7 @@ TEST_CASE("SoftMax family checks: tmp buffer, alignment, statistics tensors, til
     // 12 floats a row: 48 bytes, not 32-byte aligned
     broken(kSoftMax, good, kTmp, kM, 12, {"SoftMax", "srcK 12", "not 32-byte aligned"});
     // 16 rows: the source holds them (the x and y tiles follow each other) but the destination does not
-    broken(kSoftMax, good, kTmp, 2 * kM, kK, {"SoftMax", "the shape's 1024 exceeds dstTensor"});
+    broken(kSoftMax, good, kTmp, 2 * kM, kK, {"SoftMax", "dstTensor needs 1024 elements (the shape)"});
     // isCheckTiling false with a tiling of another shape
     broken(kSoftMaxStrict, host_tiling(kM, 2 * kK, kTmp), kTmp, kM, kK, {"SoftMax", "does not match the shape", "isCheckTiling"});
     // the basic block needs rows in 8s and columns in 64s

@@ -16,16 +16,16 @@ __aicore__ inline void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<T
     namespace adv = canopy::kernel::adv;
     const char* api = "LogSoftMax";
     const adv::SoftmaxShape shape = adv::softmax_shape<T>(api, tiling, softmaxShapeInfo, true);
-    adv::AdvCall call(api);
+    adv::AdvancedCall call(api);
     const uint64_t elements = uint64_t(shape.m) * shape.k;
     const uint64_t reduced = uint64_t(shape.m) * adv::reduced_per_row<T>;
-    const T* s = call.operand("srcTensor", adv::Access::read, src, elements, "the shape's");
-    T* d = call.operand("dstTensor", adv::Access::write, dst, elements, "the shape's");
-    T* sum_data = call.operand("sumTensor", adv::Access::write, sum, reduced, "the shape's");
-    T* max_data = call.operand("maxTensor", adv::Access::write, max, reduced, "the shape's");
+    const T* s = call.in("srcTensor", src, elements, "the shape");
+    T* d = call.out("dstTensor", dst, elements, "the shape");
+    T* sum_data = call.out("sumTensor", sum, reduced, "the shape");
+    T* max_data = call.out("maxTensor", max, reduced, "the shape");
     const uint32_t min_tmp = adv::sizes::softmax_row_floats(shape.k, sizeof(T)) * 4;
     if (sharedTmpBuffer.GetSize() > 0 || sharedTmpBuffer.GetPhyAddr() != nullptr) {
-        call.tmp(sharedTmpBuffer, min_tmp, "GetLogSoftMaxMinTmpSize");
+        call.tmp("sharedTmpBuffer", sharedTmpBuffer, min_tmp, "GetLogSoftMaxMinTmpSize");
     } else {
         call.stack(min_tmp, "GetLogSoftMaxMinTmpSize");
     }

@@ -12,15 +12,15 @@ inline void simple_softmax(const AscendC::LocalTensor<T>& dst, const AscendC::Lo
     static_assert(is_half_or_float<T> && is_half_or_float<U>, "SimpleSoftMax supports half and float");
     const char* api = "SimpleSoftMax";
     const SoftmaxShape shape = softmax_shape<T>(api, tiling, info, config.isCheckTiling);
-    AdvCall call(api);
+    AdvancedCall call(api);
     const uint64_t elements = uint64_t(shape.m) * shape.k;
-    const T* s = call.operand("srcTensor", Access::read, src, elements, "the shape's");
-    const U* sum_data = call.operand("inSumTensor", Access::read, sum, uint64_t(shape.m) * reduced_per_row<U>, "the shape's");
-    const U* max_data = call.operand("inMaxTensor", Access::read, max, uint64_t(shape.m) * reduced_per_row<U>, "the shape's");
-    T* d = call.operand("dstTensor", Access::write, dst, elements, "the shape's");
+    const T* s = call.in("srcTensor", src, elements, "the shape");
+    const U* sum_data = call.in("inSumTensor", sum, uint64_t(shape.m) * reduced_per_row<U>, "the shape");
+    const U* max_data = call.in("inMaxTensor", max, uint64_t(shape.m) * reduced_per_row<U>, "the shape");
+    T* d = call.out("dstTensor", dst, elements, "the shape");
     const uint32_t min_tmp = sizes::softmax_row_floats(shape.k, sizeof(T)) * 4;
     if (tmp != nullptr) {
-        call.tmp(*tmp, min_tmp, "GetSoftMaxMinTmpSize");
+        call.tmp("sharedTmpBuffer", *tmp, min_tmp, "GetSoftMaxMinTmpSize");
     } else {
         call.stack(min_tmp, "GetSoftMaxMinTmpSize");
     }

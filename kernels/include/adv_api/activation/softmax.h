@@ -16,18 +16,18 @@ inline void softmax(const char* api, const AscendC::LocalTensor<T>& dst, const A
     static_assert(is_half_or_float<T> && is_half_or_float<U>, "SoftMax supports half and float");
     const SoftmaxShape shape = softmax_shape<T>(api, tiling, info, config.isCheckTiling);
     if constexpr (isBasicBlock) require_basic_block(api, shape);
-    AdvCall call(api);
+    AdvancedCall call(api);
     const uint64_t elements = uint64_t(shape.m) * shape.k;
-    const T* s = call.operand("srcTensor", Access::read, src, elements, "the shape's");
-    T* d = call.operand("dstTensor", Access::write, dst, elements, "the shape's");
+    const T* s = call.in("srcTensor", src, elements, "the shape");
+    T* d = call.out("dstTensor", dst, elements, "the shape");
     constexpr uint32_t per = reduced_stride<U>(config);
-    U* sum_data = sum != nullptr ? call.operand("sumTensor", Access::write, *sum, uint64_t(shape.m) * per, "the shape's")
+    U* sum_data = sum != nullptr ? call.out("sumTensor", *sum, uint64_t(shape.m) * per, "the shape")
                                  : nullptr;
-    U* max_data = max != nullptr ? call.operand("maxTensor", Access::write, *max, uint64_t(shape.m) * per, "the shape's")
+    U* max_data = max != nullptr ? call.out("maxTensor", *max, uint64_t(shape.m) * per, "the shape")
                                  : nullptr;
     const uint32_t min_tmp = sizes::softmax_row_floats(shape.k, sizeof(T)) * 4;
     if (tmp != nullptr) {
-        call.tmp(*tmp, min_tmp, "GetSoftMaxMinTmpSize");
+        call.tmp("sharedTmpBuffer", *tmp, min_tmp, "GetSoftMaxMinTmpSize");
     } else {
         call.stack(min_tmp, "GetSoftMaxMinTmpSize");
     }
@@ -108,9 +108,9 @@ __aicore__ inline bool AdjustSoftMaxRes(const LocalTensor<T1>& softMaxRes, const
     const uint32_t m = softmaxShapeInfo.srcM;
     const uint32_t k = softmaxShapeInfo.srcK;
     const uint32_t per = stepSizeMode == 0 ? adv::reduced_per_row<T2> : 1;
-    adv::AdvCall call("AdjustSoftMaxRes");
-    T1* res = call.operand("softMaxRes", adv::Access::read_write, softMaxRes, uint64_t(m) * k, "the shape's");
-    const T2* max = call.operand("maxTensor", adv::Access::read, maxTensor, uint64_t(m) * per, "the shape's");
+    adv::AdvancedCall call("AdjustSoftMaxRes");
+    T1* res = call.inout("softMaxRes", softMaxRes, uint64_t(m) * k, "the shape");
+    const T2* max = call.in("maxTensor", maxTensor, uint64_t(m) * per, "the shape");
     call.issue();
     bool adjusted = false;
     for (uint32_t r = 0; r < m; ++r) {

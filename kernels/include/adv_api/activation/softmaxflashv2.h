@@ -19,22 +19,22 @@ inline void softmax_flash_v2(const AscendC::LocalTensor<T>& dst, const AscendC::
     const char* api = "SoftmaxFlashV2";
     const SoftmaxShape shape = softmax_shape<T>(api, tiling, info, config.isCheckTiling);
     if constexpr (isBasicBlock) require_basic_block(api, shape);
-    AdvCall call(api);
+    AdvancedCall call(api);
     const uint64_t elements = uint64_t(shape.m) * shape.k;
     constexpr uint32_t per = reduced_stride<U>(config);
     constexpr uint32_t per_t = reduced_stride<T>(config);
     const uint64_t reduced = uint64_t(shape.m) * per;
-    const T* s = call.operand("srcTensor", Access::read, src, elements, "the shape's");
-    const U* in_sum = isUpdate ? call.operand("inExpSumTensor", Access::read, inExpSum, reduced, "the shape's") : nullptr;
-    const U* in_max = isUpdate ? call.operand("inMaxTensor", Access::read, inMax, reduced, "the shape's") : nullptr;
-    T* d = call.operand("dstTensor", Access::write, dst, elements, "the shape's");
-    U* sum_out = call.operand("expSumTensor", Access::write, expSum, reduced, "the shape's");
-    U* max_out = call.operand("maxTensor", Access::write, max, reduced, "the shape's");
-    T* exp_max = isUpdate ? call.operand("expMaxTensor", Access::write, expMax, uint64_t(shape.m) * per_t, "the shape's")
+    const T* s = call.in("srcTensor", src, elements, "the shape");
+    const U* in_sum = isUpdate ? call.in("inExpSumTensor", inExpSum, reduced, "the shape") : nullptr;
+    const U* in_max = isUpdate ? call.in("inMaxTensor", inMax, reduced, "the shape") : nullptr;
+    T* d = call.out("dstTensor", dst, elements, "the shape");
+    U* sum_out = call.out("expSumTensor", expSum, reduced, "the shape");
+    U* max_out = call.out("maxTensor", max, reduced, "the shape");
+    T* exp_max = isUpdate ? call.out("expMaxTensor", expMax, uint64_t(shape.m) * per_t, "the shape")
                           : nullptr;
     const uint32_t min_tmp = sizes::flashv2_min(shape.m, shape.k, sizeof(T), sizeof(U), isBasicBlock, false);
     if (tmp != nullptr) {
-        call.tmp(*tmp, min_tmp, "GetSoftMaxFlashV2MinTmpSize");
+        call.tmp("sharedTmpBuffer", *tmp, min_tmp, "GetSoftMaxFlashV2MinTmpSize");
     } else {
         call.stack(min_tmp, "GetSoftMaxFlashV2MinTmpSize");
     }

@@ -36,23 +36,23 @@ inline void softmax_flash_v3(const AscendC::LocalTensor<half>& dst, const Ascend
         fail_misuse(api, "alpha ", params.alpha, " must lie in (0, 1) and loopCnt (", params.loopCnt,
                     ") be positive");
     }
-    AdvCall call(api);
+    AdvancedCall call(api);
     const uint64_t elements = uint64_t(shape.m) * shape.k;
     const uint64_t reduced = uint64_t(shape.m) * reduced_per_row<float>;
-    const half* s = call.operand("srcTensor", Access::read, src, elements, "the shape's");
-    const float* in_mean = isUpdate ? call.operand("inMeanTensor", Access::read, inMean, reduced, "the shape's") : nullptr;
-    const float* in_sum = isUpdate ? call.operand("inExpSumTensor", Access::read, inExpSum, reduced, "the shape's") : nullptr;
-    const float* in_max = isUpdate ? call.operand("inMaxTensor", Access::read, inMax, reduced, "the shape's") : nullptr;
-    half* d = call.operand("dstTensor", Access::write, dst, elements, "the shape's");
-    float* mean_out = call.operand("meanTensor", Access::write, mean, reduced, "the shape's");
-    float* sum_out = call.operand("expSumTensor", Access::write, expSum, reduced, "the shape's");
-    float* max_out = call.operand("maxTensor", Access::write, max, reduced, "the shape's");
-    half* exp_max = isUpdate ? call.operand("expMaxTensor", Access::write, expMax,
-                                            uint64_t(shape.m) * reduced_per_row<half>)
+    const half* s = call.in("srcTensor", src, elements, "the shape");
+    const float* in_mean = isUpdate ? call.in("inMeanTensor", inMean, reduced, "the shape") : nullptr;
+    const float* in_sum = isUpdate ? call.in("inExpSumTensor", inExpSum, reduced, "the shape") : nullptr;
+    const float* in_max = isUpdate ? call.in("inMaxTensor", inMax, reduced, "the shape") : nullptr;
+    half* d = call.out("dstTensor", dst, elements, "the shape");
+    float* mean_out = call.out("meanTensor", mean, reduced, "the shape");
+    float* sum_out = call.out("expSumTensor", expSum, reduced, "the shape");
+    float* max_out = call.out("maxTensor", max, reduced, "the shape");
+    half* exp_max = isUpdate ? call.out("expMaxTensor", expMax,
+                                            uint64_t(shape.m) * reduced_per_row<half>, "calCount")
                              : nullptr;
     const uint32_t min_tmp = sizes::flashv3_row_floats(shape.k, sizeof(float)) * 4;
     if (tmp != nullptr) {
-        call.tmp(*tmp, min_tmp, "GetSoftMaxFlashV3MaxMinTmpSize");
+        call.tmp("sharedTmpBuffer", *tmp, min_tmp, "GetSoftMaxFlashV3MaxMinTmpSize");
     } else {
         call.stack(min_tmp, "GetSoftMaxFlashV3MaxMinTmpSize");
     }

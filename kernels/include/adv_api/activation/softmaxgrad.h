@@ -14,15 +14,14 @@ inline void softmax_grad(const char* api, const AscendC::LocalTensor<T>& dst, co
     static_assert(is_half_or_float<T>, "SoftmaxGrad supports half and float");
     const SoftmaxShape shape = softmax_shape<T>(api, tiling, info, config.isCheckTiling);
     const bool front = front_only || isFront;
-    AdvCall call(api);
+    AdvancedCall call(api);
     const uint64_t elements = uint64_t(shape.m) * shape.k;
-    const T* y = call.operand("srcTensor", Access::read, src, elements, "the shape's");
-    const T* dy = call.operand("gradTensor", Access::read, grad, elements, "the shape's");
-    T* d = call.operand("dstTensor", Access::write, dst, front ? uint64_t(shape.m) * reduced_per_row<T> : elements,
-                         "the shape's");
+    const T* y = call.in("srcTensor", src, elements, "the shape");
+    const T* dy = call.in("gradTensor", grad, elements, "the shape");
+    T* d = call.out("dstTensor", dst, front ? uint64_t(shape.m) * reduced_per_row<T> : elements, "the shape");
     const uint32_t min_tmp = sizes::softmax_grad_row_floats(shape.k, sizeof(T), front) * 4;
     if (tmp != nullptr) {
-        call.tmp(*tmp, min_tmp, "GetSoftMaxGradMinTmpSize");
+        call.tmp("sharedTmpBuffer", *tmp, min_tmp, "GetSoftMaxGradMinTmpSize");
     } else {
         call.stack(min_tmp, "GetSoftMaxGradMinTmpSize");
     }

@@ -15,10 +15,10 @@ __aicore__ inline void Axpy(const LocalTensor<T>& dstTensor, const LocalTensor<U
                   "Axpy supports half and float");
     static_assert(sizeof(T) >= sizeof(U), "Axpy: dst must be at least as wide as src (half->half, half->float, float->float)");
     namespace adv = canopy::kernel::adv;
-    adv::AdvCall call("Axpy");
-    const U* s = call.operand("srcTensor", adv::Access::read, srcTensor, calCount);
-    T* d = call.operand("dstTensor", adv::Access::read_write, dstTensor, calCount);
-    call.tmp(sharedTmpBuffer, adv::sizes::axpy_min(sizeof(U)), "GetAxpyMaxMinTmpSize");
+    adv::AdvancedCall call("Axpy");
+    const U* s = call.in("srcTensor", srcTensor, calCount, "calCount");
+    T* d = call.inout("dstTensor", dstTensor, calCount, "calCount");
+    call.tmp("sharedTmpBuffer", sharedTmpBuffer, adv::sizes::axpy_min(sizeof(U)), "GetAxpyMaxMinTmpSize");
     call.issue();
     const int64_t n = calCount;
     const float scalar = static_cast<float>(scalarValue);

@@ -33,19 +33,19 @@ inline void cumsum(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTenso
                    const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>* tmp,
                    const AscendC::CumSumInfo& info) {
     static_assert(is_half_or_float<T>, "CumSum supports half and float");
-    AdvCall call("CumSum");
+    AdvancedCall call("CumSum");
     if (info.outter == 0 || info.inner == 0 || (uint64_t(info.inner) * sizeof(T)) % 32 != 0) [[unlikely]] {
         fail_misuse("CumSum", "cumSumInfo {outter ", info.outter, ", inner ", info.inner,
                     "}: both must be positive and inner * sizeof(T) a multiple of 32 bytes");
     }
     const uint64_t count = uint64_t(info.outter) * info.inner;
-    const T* s = call.operand("srcTensor", Access::read, src, count);
-    T* d = call.operand("dstTensor", Access::write, dst, count);
+    const T* s = call.in("srcTensor", src, count, "calCount");
+    T* d = call.out("dstTensor", dst, count, "calCount");
     T* last = nullptr;
-    if constexpr (config.outputLastRow) last = call.operand("lastRowTensor", Access::write, lastRow, info.inner);
+    if constexpr (config.outputLastRow) last = call.out("lastRowTensor", lastRow, info.inner, "calCount");
     const uint32_t min_tmp = sizes::cumsum_min(info.outter, info.inner, sizeof(T), config.isLastAxis);
     if (tmp != nullptr) {
-        call.tmp(*tmp, min_tmp, "GetCumSumMaxMinTmpSize");
+        call.tmp("sharedTmpBuffer", *tmp, min_tmp, "GetCumSumMaxMinTmpSize");
     } else {
         call.stack(min_tmp, "GetCumSumMaxMinTmpSize");
     }

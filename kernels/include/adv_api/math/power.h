@@ -47,13 +47,13 @@ inline void power(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor
                   const AscendC::LocalTensor<T>* exponent, T exponentScalar, const AscendC::LocalTensor<uint8_t>* tmp,
                   uint32_t calCount) {
     static_assert(is_half_or_float<T> || std::is_same_v<T, int32_t>, "Power supports half, float and int32_t");
-    AdvCall call("Power");
-    const T* b = base != nullptr ? call.operand("src0Tensor", Access::read, *base, calCount) : nullptr;
-    const T* e = exponent != nullptr ? call.operand("src1Tensor", Access::read, *exponent, calCount) : nullptr;
-    T* d = call.operand("dstTensor", Access::write, dst, calCount);
+    AdvancedCall call("Power");
+    const T* b = base != nullptr ? call.in("src0Tensor", *base, calCount, "calCount") : nullptr;
+    const T* e = exponent != nullptr ? call.in("src1Tensor", *exponent, calCount, "calCount") : nullptr;
+    T* d = call.out("dstTensor", dst, calCount, "calCount");
     const uint32_t min_tmp = sizes::power_min(b != nullptr && e != nullptr, std::is_same_v<T, int32_t>, sizeof(T));
     if (tmp != nullptr) {
-        call.tmp(*tmp, min_tmp, "GetPowerMaxMinTmpSize");
+        call.tmp("sharedTmpBuffer", *tmp, min_tmp, "GetPowerMaxMinTmpSize");
     } else {
         call.stack(min_tmp, "GetPowerMaxMinTmpSize");
     }

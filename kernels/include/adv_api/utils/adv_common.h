@@ -1,8 +1,6 @@
 #pragma once
-// What Canopy's advanced kernel API operators share (math, activation). An advanced API call is,
-// on the NPU, a sequence of vector instructions; here it is one vector-pipe instruction for the
-// pipe model, whose operands are the UB ranges the call reads and writes (its tensors over the
-// elements it computes, and the temporary buffer it works in), computed with Eigen in the vector
+// What Canopy's math and activation operators share: the elementwise forms and the Eigen
+// conversions around an advanced call (canopy/kernel/ascendc/adv_call.h), computed in the vector
 // unit's precision (half and bfloat16 in float, rounded once when stored).
 //
 // The checks are CANN's documented preconditions, made as the basic instructions make theirs: UB
@@ -15,6 +13,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "canopy/kernel/ascendc/adv_call.h"
 #include "canopy/kernel/ascendc/check.h"
 #include "canopy/kernel/ascendc/kernel_log.h"
 #include "canopy/kernel/ascendc/scalar_minmax.h"
@@ -27,77 +26,9 @@
 namespace canopy::kernel::adv {
 
 using canopy::kernel::ascendc::Access;
+using canopy::kernel::ascendc::AdvancedCall;
 using canopy::kernel::ascendc::compute_t;
 using canopy::kernel::ascendc::fail_misuse;
-
-// One advanced API call as the pipe model sees it.
-class AdvCall {
-public:
-    explicit AdvCall(const char* api) : api_(api) {}
-
-    const char* api() const { return api_; }
-
-    // `tensor`'s first `count` elements, read and/or written by the call: a 32-byte aligned UB
-    // tensor holding them.
-    // `what` names where the count comes from (calCount, the shape).
-    template <typename T>
-    T* operand(const char* role, Access access, const AscendC::LocalTensor<T>& tensor, uint64_t count,
-               const char* what = "calCount") {
-        canopy::kernel::ascendc::require_vector_tensor(tensor, api_, role);
-        if (count > tensor.GetSize()) [[unlikely]] {
-            fail_misuse(api_, what, " ", count, " exceeds ", role, " (a ", AscendC::PositionName(tensor.position()),
-                        " LocalTensor of ", tensor.GetSize(), " elements)");
-        }
-        add(role, access, tensor.GetPhyAddr(), count * sizeof(T));
-        return tensor.GetPhyAddr();
-    }
-
-    // The sharedTmpBuffer: at least `min_bytes` (its tiling function's minimum for this call), 32-byte
-    // aligned; the call may use all of it.
-    uint8_t* tmp(const AscendC::LocalTensor<uint8_t>& buffer, uint64_t min_bytes, const char* tiling) {
-        canopy::kernel::ascendc::require_vector_tensor(buffer, api_, "sharedTmpBuffer");
-        const uint64_t held = buffer.GetSize();
-        if (held < min_bytes) [[unlikely]] {
-            fail_misuse(api_, "sharedTmpBuffer holds ", held, " bytes, less than the ", min_bytes,
-                        " bytes this call needs at least (", tiling, ")");
-        }
-        if (held > 0) add("sharedTmpBuffer", Access::write, buffer.GetPhyAddr(), held);
-        return buffer.GetPhyAddr();
-    }
-
-    // No sharedTmpBuffer given: CANN's operator takes the UB after the TPipe's buffers, which must
-    // hold `min_bytes`.
-    void stack(uint64_t min_bytes, const char* tiling) {
-        if (min_bytes == 0) return;
-        const canopy::kernel::ascendc::LivePipe& live = canopy::kernel::ascendc::live_pipe();
-        if (!live.registered_by_running_block()) return;  // no TPipe: the kernel manages the UB itself
-        const BlockContext& block = current_block();
-        const std::size_t used = live.pipe->canopy_used_bytes(AscendC::Hardware::UB);
-        const uint64_t left = block.ub_bytes > used ? block.ub_bytes - used : 0;
-        if (left < min_bytes) [[unlikely]] {
-            fail_misuse(api_, "no sharedTmpBuffer was given and the UB left after the TPipe's buffers holds ", left,
-                        " bytes (", used, " of ", block.ub_bytes, " carved), less than the ", min_bytes,
-                        " bytes this call needs at least (", tiling, ")");
-        }
-        add("stack buffer", Access::write, block.ub + used, min_bytes);
-    }
-
-    // Reports the call to the pipe model.
-    void issue() const { canopy::kernel::pipe_instruction(canopy::kernel::Pipe::V, api_, ranges_, count_); }
-
-private:
-    void add(const char* role, Access access, const void* first, uint64_t bytes) {
-        if (bytes == 0) return;
-        if (count_ == kMax) [[unlikely]] fail_misuse(api_, "more than ", kMax, " operands");
-        ranges_[count_++] = canopy::kernel::ascendc::ub_range(api_, role, access,
-                                                             static_cast<const std::byte*>(first), bytes);
-    }
-
-    static constexpr std::size_t kMax = 10;
-    const char* api_;
-    canopy::kernel::Operand ranges_[kMax] = {};
-    std::size_t count_ = 0;
-};
 
 // `length` elements at `data` read in compute precision, as an Eigen array expression.
 template <typename T>
@@ -125,11 +56,11 @@ template <typename T, typename F>
 inline void unary_elementwise(const char* api, const char* tiling, const AscendC::LocalTensor<T>& dst,
                               const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>* tmp,
                               uint64_t min_tmp, uint64_t count, F f) {
-    AdvCall call(api);
-    const T* s = call.operand("srcTensor", Access::read, src, count);
-    T* d = call.operand("dstTensor", Access::write, dst, count);
+    AdvancedCall call(api);
+    const T* s = call.in("srcTensor", src, count, "calCount");
+    T* d = call.out("dstTensor", dst, count, "calCount");
     if (tmp != nullptr) {
-        call.tmp(*tmp, min_tmp, tiling);
+        call.tmp("sharedTmpBuffer", *tmp, min_tmp, tiling);
     } else {
         call.stack(min_tmp, tiling);
     }
@@ -143,12 +74,12 @@ template <typename T, typename F>
 inline void binary_elementwise(const char* api, const char* tiling, const AscendC::LocalTensor<T>& dst,
                                const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<T>& src1,
                                const AscendC::LocalTensor<uint8_t>* tmp, uint64_t min_tmp, uint64_t count, F f) {
-    AdvCall call(api);
-    const T* a = call.operand("src0Tensor", Access::read, src0, count);
-    const T* b = call.operand("src1Tensor", Access::read, src1, count);
-    T* d = call.operand("dstTensor", Access::write, dst, count);
+    AdvancedCall call(api);
+    const T* a = call.in("src0Tensor", src0, count, "calCount");
+    const T* b = call.in("src1Tensor", src1, count, "calCount");
+    T* d = call.out("dstTensor", dst, count, "calCount");
     if (tmp != nullptr) {
-        call.tmp(*tmp, min_tmp, tiling);
+        call.tmp("sharedTmpBuffer", *tmp, min_tmp, tiling);
     } else {
         call.stack(min_tmp, tiling);
     }
