@@ -114,15 +114,38 @@ void WaitList::begin_device_reset(const Device& device, int code, const std::str
     for (DeferredCompletion& completion : abandoned) completion.fail(code, message);
 }
 
+void WaitList::abandon_stream(const Stream& stream, int code, const std::string& message) {
+    std::vector<DeferredCompletion> abandoned;
+    {
+        std::lock_guard registry(lists().mutex);
+        for (WaitList* list : lists().live) {
+            std::lock_guard lock(list->mutex_);
+            for (auto it = list->parked_.begin(); it != list->parked_.end();) {
+                if (it->stream == &stream) {
+                    abandoned.push_back(std::move(it->completion));
+                    it = list->parked_.erase(it);
+                } else {
+                    ++it;
+                }
+            }
+        }
+    }
+    for (DeferredCompletion& completion : abandoned) completion.fail(code, message);
+}
+
 void WaitList::end_device_reset(const Device* device) {
     std::lock_guard registry(lists().mutex);
     lists().resetting.erase(device);
 }
 
 void WaitList::wait(Stream& stream, Condition condition, Timeout timeout) {
+    stream.enqueue(wait_operation(std::move(condition), std::move(timeout)));
+}
+
+Operation WaitList::wait_operation(Condition condition, Timeout timeout) {
     auto wait = std::make_shared<const Wait>(Wait{std::move(condition), std::move(timeout)});
-    stream.enqueue(Operation{OpKind::signal_wait, 0, nullptr,
-                             [self = shared_from_this(), wait = std::move(wait)](OpRun& run) { self->arrive(wait, run); }});
+    return Operation{OpKind::signal_wait, 0, nullptr,
+                     [self = shared_from_this(), wait = std::move(wait)](OpRun& run) { self->arrive(wait, run); }};
 }
 
 void WaitList::arrive(const std::shared_ptr<const Wait>& wait, OpRun& run) {
@@ -140,7 +163,7 @@ void WaitList::arrive(const std::shared_ptr<const Wait>& wait, OpRun& run) {
         if (auto reset = lists().resetting.find(device); reset != lists().resetting.end())
             throw OperationError(reset->second.first, reset->second.second);
         id = next_id_++;
-        parked_.push_back(Parked{id, device, wait, run.defer()});
+        parked_.push_back(Parked{id, device, &run.stream(), wait, run.defer()});
     }
     if (timeout_ms > 0) {
         Deadlines::instance().add(Deadlines::Clock::now() + std::chrono::milliseconds(timeout_ms), [list, id] {
