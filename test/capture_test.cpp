@@ -769,7 +769,7 @@ aclError returns_in_time(const char* what, Call call) {
         done->set();
     }).detach();
     if (!done->wait()) {
-        FAIL_CHECK(what << " did not return within " << kBound.count() << " s: the test process ends here");
+        FAIL_CHECK(std::string(what) << " did not return within " << kBound.count() << " s: the test process ends here");
         std::fflush(stdout);
         std::_Exit(1);
     }

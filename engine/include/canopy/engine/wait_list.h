@@ -56,6 +56,7 @@ public:
     static void end_device_reset(const Device* device);
     // The stream is being destroyed with aclrtDestroyStreamForce: its parked waits (its own, and
     // those of the replays it runs) fail now instead of holding the stream until a signal.
+    // Waits arriving on the stream afterwards fail at once (until its device is reset).
     static void abandon_stream(const Stream& stream, int code, const std::string& message);
 
 private:
