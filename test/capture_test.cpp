@@ -324,10 +324,35 @@ TEST_CASE("capture errors: a stream that joined and did not join back fails the 
     CHECK_ACL_CODE(aclmdlRICaptureEnd(side, &model), ACL_ERROR_RT_STREAM_CAPTURE_UNMATCHED);
     CHECK_ACL_CODE(aclmdlRICaptureEnd(origin, &model), ACL_ERROR_RT_STREAM_UNJOINED);
     CHECK(recent_error().find("did not join back") != std::string::npos);
-    CHECK(status_of(origin) == ACL_MODEL_RI_CAPTURE_STATUS_NONE);
-    CHECK(status_of(side) == ACL_MODEL_RI_CAPTURE_STATUS_NONE);
+    // As CANN's end does when its validity check fails (context_aclgraph.cc, StreamEndCapture ->
+    // ClearCaptureModel -> Stream::ExitCapture -> CaptureModel::ExitCaptureNotify, which resets
+    // the capture status of every stream of the capture), the streams leave the capture: NONE, and
+    // no model. INVALIDATED is what a capture reads while it still runs after a fault.
+    aclmdlRI found = &model;
+    CHECK(status_of(origin, &found) == ACL_MODEL_RI_CAPTURE_STATUS_NONE);
+    CHECK(found == nullptr);
+    found = &model;
+    CHECK(status_of(side, &found) == ACL_MODEL_RI_CAPTURE_STATUS_NONE);
+    CHECK(found == nullptr);
+    CHECK_ACL_CODE(aclmdlRICaptureEnd(origin, &model), ACL_ERROR_RT_STREAM_NOT_CAPTURED);
+    // Both streams are usable: they run work eagerly, synchronize, and capture again.
     CHECK_ACL(aclrtSynchronizeStream(side));
     CHECK(calls.load() == 0);
+    CHECK_ACL(aclrtLaunchHostFunc(side, count_call, &calls));
+    CHECK_ACL(aclrtLaunchHostFunc(origin, count_call, &calls));
+    CHECK_ACL(aclrtSynchronizeStream(side));
+    CHECK_ACL(aclrtSynchronizeStream(origin));
+    CHECK(calls.load() == 2);
+    REQUIRE_ACL(aclmdlRICaptureBegin(side, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    CHECK(status_of(side) == ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE);
+    CHECK(status_of(origin) == ACL_MODEL_RI_CAPTURE_STATUS_NONE);
+    CHECK_ACL(aclrtLaunchHostFunc(side, count_call, &calls));
+    REQUIRE_ACL(aclmdlRICaptureEnd(side, &model));
+    CHECK_ACL(aclmdlRIExecuteAsync(model, origin));
+    CHECK_ACL(aclrtSynchronizeStream(origin));
+    CHECK(calls.load() == 3);
+    CHECK_ACL(aclmdlRIDestroy(model));
+    calls = 0;
 
     // Joined back, but with work after the join: unjoined again.
     REQUIRE_ACL(aclmdlRICaptureBegin(origin, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
@@ -487,11 +512,16 @@ TEST_CASE("events recorded outside a capture are waited for when the replay gets
     for (int round = 0; round < 3; ++round) {
         CAPTURE(round);
         CHECK_ACL(aclrtLaunchHostFunc(external, wait_for_latch, &latch));
+        // Before the execute, behind the latch: the replay waits for it, as an eager wait made
+        // then would (a record made after the execute is not waited for, see below).
+        CHECK_ACL(aclrtRecordEvent(in, external));
         CHECK_ACL(aclmdlRIExecuteAsync(model, graph_stream));
-        CHECK_ACL(aclrtRecordEvent(in, external));  // after the execute: the replay waits for it
         // A stream waiting for `out` after the execute waits for the replay.
         CHECK_ACL(aclrtStreamWaitEvent(reader, out));
         CHECK_ACL(aclrtMemcpyAsync(target.get(), kBytes, middle.get(), kBytes, ACL_MEMCPY_DEVICE_TO_DEVICE, reader));
+        // The replay waits behind the latch.
+        CHECK_ACL_CODE(aclrtSynchronizeStreamWithTimeout(graph_stream, 20), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+        CHECK(middle.read()[0] == 0.0f);
         {
             std::lock_guard lock(latch.mutex);
             latch.open = true;
@@ -719,5 +749,391 @@ TEST_CASE("aclrtActiveStream and aclrtSwitchStream need streams bound to a model
     CHECK(calls.load() == 2);
     for (aclrtStream bound : {static_cast<aclrtStream>(head), static_cast<aclrtStream>(branch), static_cast<aclrtStream>(skipped)})
         CHECK_ACL(aclmdlRIUnbindStream(model, bound));
+    CHECK_ACL(aclmdlRIDestroy(model));
+}
+
+namespace {
+
+// Runs `call` on a thread of its own and returns its code. If it has not returned within kBound
+// the test fails and the process ends: the thread cannot be stopped, and the test must fail, not
+// hang.
+template <class Call>
+aclError returns_in_time(const char* what, Call call) {
+    auto done = std::make_shared<Flag>();
+    auto code = std::make_shared<std::atomic<aclError>>(ACL_SUCCESS);
+    aclrtContext context = nullptr;
+    (void)aclrtGetCurrentContext(&context);  // the thread calls with the caller's context
+    std::thread([done, code, call, context] {
+        if (context) (void)aclrtSetCurrentContext(context);
+        *code = call();
+        done->set();
+    }).detach();
+    if (!done->wait()) {
+        FAIL_CHECK(std::string(what) << " did not return within " << kBound.count() << " s: the test process ends here");
+        std::fflush(stdout);
+        std::_Exit(1);
+    }
+    return code->load();
+}
+
+// A host function that blocks until its flag is set (bounded far beyond kBound, so that a
+// regression is caught by returns_in_time first).
+void wait_for_flag(void* flag) { static_cast<Flag*>(flag)->wait(4 * kBound); }
+
+// Appends the number of latch callbacks that had left when it ran.
+struct LeftLog {
+    Latch* latch;
+    std::mutex mutex;
+    std::vector<int> seen;
+};
+void log_left(void* data) {
+    auto* log = static_cast<LeftLog*>(data);
+    int left;
+    {
+        std::lock_guard lock(log->latch->mutex);
+        left = log->latch->left;
+    }
+    std::lock_guard lock(log->mutex);
+    log->seen.push_back(left);
+}
+
+// Serves report callbacks (aclrtProcessReport) until destroyed.
+class ReportThread {
+public:
+    ReportThread()
+        : thread_([this] {
+              while (!stop_.load()) {
+                  if (aclrtProcessReport(10) == ACL_ERROR_THREAD_NOT_SUBSCRIBE)
+                      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+              }
+          }) {}
+    ~ReportThread() {
+        stop_ = true;
+        thread_.join();
+    }
+    uint64_t id() { return static_cast<uint64_t>(thread_.native_handle()); }
+
+private:
+    std::atomic<bool> stop_{false};
+    std::thread thread_;
+};
+
+struct Ordered {
+    std::mutex mutex;
+    std::vector<char> order;
+};
+struct OrderedStep {
+    Ordered* log;
+    char name;
+};
+void append_ordered(void* data) {
+    auto* step = static_cast<OrderedStep*>(data);
+    std::lock_guard lock(step->log->mutex);
+    step->log->order.push_back(step->name);
+}
+
+}  // namespace
+
+TEST_CASE("blocking and non-blocking callbacks are captured and keep what follows them waiting") {
+    Runtime runtime;
+    Stream stream, executing;
+    ReportThread reporter;
+    REQUIRE_ACL(aclrtSubscribeReport(reporter.id(), stream));
+    Latch latch;
+    LeftLog log{&latch};
+    std::atomic<int> quick{0};
+    REQUIRE_ACL(aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    CHECK_ACL(aclrtLaunchCallback(wait_for_latch, &latch, ACL_CALLBACK_BLOCK, stream));
+    CHECK_ACL(aclrtLaunchHostFunc(stream, log_left, &log));
+    CHECK_ACL(aclrtLaunchCallback(count_call, &quick, ACL_CALLBACK_NO_BLOCK, stream));
+    aclmdlRI model = nullptr;
+    REQUIRE_ACL(aclmdlRICaptureEnd(stream, &model));
+    {
+        std::lock_guard lock(latch.mutex);
+        CHECK(latch.entered == 0);  // captured, not run
+    }
+
+    for (int round = 1; round <= 3; ++round) {
+        CAPTURE(round);
+        REQUIRE_ACL(aclmdlRIExecuteAsync(model, executing));
+        {
+            std::unique_lock lock(latch.mutex);
+            REQUIRE(latch.cv.wait_for(lock, kBound, [&] { return latch.entered == round; }));
+        }
+        // The blocking callback runs on the subscribed thread and holds the replay.
+        CHECK_ACL_CODE(aclrtSynchronizeStreamWithTimeout(executing, 20), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+        {
+            std::lock_guard lock(log.mutex);
+            CHECK(log.seen.size() == static_cast<size_t>(round - 1));
+        }
+        {
+            std::lock_guard lock(latch.mutex);
+            latch.open = true;
+        }
+        latch.cv.notify_all();
+        CHECK_ACL(aclrtSynchronizeStream(executing));
+        CHECK(eventually([&] { return quick.load() == round; }));
+        std::lock_guard lock(latch.mutex);
+        latch.open = false;
+    }
+    // The host function after the blocking callback ran only once the callback had returned.
+    CHECK(log.seen == std::vector<int>{1, 2, 3});
+    CHECK_ACL(aclmdlRIDestroy(model));
+    CHECK_ACL(aclrtUnSubscribeReport(reporter.id(), stream));
+}
+
+TEST_CASE("notify record and wait, value write and wait are captured and replayed") {
+    Runtime runtime;
+    Stream graph_stream, side, other, recorder;
+    Event fork(ACL_EVENT_SYNC), join(ACL_EVENT_SYNC);
+    aclrtNotify notify = nullptr;
+    REQUIRE_ACL(aclrtCreateNotify(&notify, 0));
+    void* value = nullptr;
+    REQUIRE_ACL(aclrtMalloc(&value, 8, ACL_MEM_MALLOC_HUGE_FIRST));
+    REQUIRE_ACL(aclrtMemset(value, 8, 0, 8));
+    Ordered log;
+    OrderedStep a{&log, 'A'}, b{&log, 'B'}, c{&log, 'C'};
+    std::atomic<int> after_notify{0};
+
+    // The graph waits for a notify recorded outside it, then the side stream waits for a value the
+    // origin writes after step A, so B follows A; C runs once the side has joined back. The value
+    // is cleared again at the end, and the graph records a second notify for an eager waiter.
+    aclrtNotify done = nullptr;
+    REQUIRE_ACL(aclrtCreateNotify(&done, 0));
+    REQUIRE_ACL(aclmdlRICaptureBegin(graph_stream, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    CHECK_ACL(aclrtWaitAndResetNotify(notify, graph_stream, 0));
+    CHECK_ACL(aclrtLaunchHostFunc(graph_stream, count_call, &after_notify));
+    CHECK_ACL(aclrtRecordEvent(fork, graph_stream));
+    CHECK_ACL(aclrtStreamWaitEvent(side, fork));
+    CHECK_ACL(aclrtValueWait(value, 1, ACL_STREAM_WAIT_VALUE_EQ, side));
+    CHECK_ACL(aclrtLaunchHostFunc(side, append_ordered, &b));
+    CHECK_ACL(aclrtRecordEvent(join, side));
+    CHECK_ACL(aclrtLaunchHostFunc(graph_stream, append_ordered, &a));
+    CHECK_ACL(aclrtValueWrite(value, 1, 0, graph_stream));
+    CHECK_ACL(aclrtStreamWaitEvent(graph_stream, join));
+    CHECK_ACL(aclrtLaunchHostFunc(graph_stream, append_ordered, &c));
+    CHECK_ACL(aclrtValueWrite(value, 0, 0, graph_stream));
+    CHECK_ACL(aclrtRecordNotify(done, graph_stream));
+    aclmdlRI model = nullptr;
+    REQUIRE_ACL(aclmdlRICaptureEnd(graph_stream, &model));
+    CHECK(log.order.empty());
+
+    for (int round = 1; round <= 3; ++round) {
+        CAPTURE(round);
+        REQUIRE_ACL(aclmdlRIExecuteAsync(model, graph_stream));
+        CHECK_ACL(aclrtWaitAndResetNotify(done, other, 0));  // released by the replay's record
+        // Nothing records the notify yet: the replay waits at its first task.
+        CHECK_ACL_CODE(aclrtSynchronizeStreamWithTimeout(graph_stream, 20), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+        CHECK(after_notify.load() == round - 1);
+        CHECK_ACL(aclrtRecordNotify(notify, recorder));
+        CHECK_ACL(aclrtSynchronizeStream(graph_stream));
+        CHECK_ACL(aclrtSynchronizeStream(other));
+        CHECK(after_notify.load() == round);
+    }
+    CHECK(log.order == std::vector<char>{'A', 'B', 'C', 'A', 'B', 'C', 'A', 'B', 'C'});
+
+    // A replayed notify wait with a timeout fails the replay when nothing records the notify.
+    CHECK_ACL(aclmdlRIDestroy(model));
+    REQUIRE_ACL(aclmdlRICaptureBegin(graph_stream, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    CHECK_ACL(aclrtWaitAndResetNotify(notify, graph_stream, 1));
+    CHECK_ACL(aclrtLaunchHostFunc(graph_stream, count_call, &after_notify));
+    REQUIRE_ACL(aclmdlRICaptureEnd(graph_stream, &model));
+    REQUIRE_ACL(aclmdlRIExecuteAsync(model, graph_stream));
+    CHECK_ACL_CODE(aclrtSynchronizeStream(graph_stream), ACL_ERROR_RT_WAIT_TIMEOUT);
+    CHECK(after_notify.load() == 3);
+    CHECK_ACL(aclmdlRIDestroy(model));
+    CHECK_ACL(aclrtDestroyNotify(notify));
+    CHECK_ACL(aclrtDestroyNotify(done));
+    CHECK_ACL(aclrtFree(value));
+}
+
+TEST_CASE("a replayed external wait binds to the event's record made before the execute, as an eager wait") {
+    Runtime runtime;
+    Stream graph_stream, external;
+    Event in(ACL_EVENT_SYNC);
+    std::atomic<int> calls{0};
+    REQUIRE_ACL(aclmdlRICaptureBegin(graph_stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    CHECK_ACL(aclrtStreamWaitEventWithFlag(graph_stream, in, 0, ACL_EVENT_WAIT_EXTERNAL));
+    CHECK_ACL(aclrtLaunchHostFunc(graph_stream, count_call, &calls));
+    aclmdlRI model = nullptr;
+    REQUIRE_ACL(aclmdlRICaptureEnd(graph_stream, &model));
+
+    // Never recorded: nothing to wait for (aclrtStreamWaitEvent on such an event is a no-op).
+    CHECK_ACL(aclmdlRIExecuteAsync(model, graph_stream));
+    CHECK(returns_in_time("aclrtSynchronizeStream", [&] { return aclrtSynchronizeStream(graph_stream); }) == ACL_SUCCESS);
+    CHECK(calls.load() == 1);
+
+    // Recorded after the execute, behind a closed gate: not waited for either.
+    Gate gate;
+    REQUIRE_ACL(gate.hold(external));
+    CHECK_ACL(aclmdlRIExecuteAsync(model, graph_stream));
+    CHECK_ACL(aclrtRecordEvent(in, external));
+    CHECK(returns_in_time("aclrtSynchronizeStream", [&] { return aclrtSynchronizeStream(graph_stream); }) == ACL_SUCCESS);
+    CHECK(calls.load() == 2);
+
+    // Recorded before the execute and not run yet: waited for.
+    CHECK_ACL(aclmdlRIExecuteAsync(model, graph_stream));
+    CHECK_ACL_CODE(aclrtSynchronizeStreamWithTimeout(graph_stream, 20), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+    CHECK(calls.load() == 2);
+    gate.open();
+    CHECK_ACL(aclrtSynchronizeStream(graph_stream));
+    CHECK(calls.load() == 3);
+    CHECK_ACL(aclrtSynchronizeStream(external));
+    CHECK_ACL(aclmdlRIDestroy(model));
+}
+
+TEST_CASE("a device reset, forced or not, or a forced stream destroy ends a replay's pending external wait") {
+    // The event is recorded on a second device behind a host function that only the test
+    // releases, so that nothing but the reset of the first device can end the replay's wait.
+    const ConfigFile config("{\"canopy\": {\"device_count\": 2}}");
+    Initialized init(config.path());
+    for (const char* ending : {"aclrtResetDevice", "aclrtResetDeviceForce", "aclrtDestroyStreamForce"}) {
+        CAPTURE(ending);
+        REQUIRE_ACL(aclrtSetDevice(1));
+        aclrtStream external = nullptr;
+        REQUIRE_ACL(aclrtCreateStream(&external));
+        aclrtEvent in = nullptr;
+        REQUIRE_ACL(aclrtCreateEventWithFlag(&in, ACL_EVENT_SYNC));
+        Flag release;
+        REQUIRE_ACL(aclrtLaunchHostFunc(external, wait_for_flag, &release));
+        REQUIRE_ACL(aclrtRecordEvent(in, external));
+
+        REQUIRE_ACL(aclrtSetDevice(0));
+        aclrtStream graph_stream = nullptr;
+        REQUIRE_ACL(aclrtCreateStream(&graph_stream));
+        std::atomic<int> calls{0};
+        REQUIRE_ACL(aclmdlRICaptureBegin(graph_stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+        CHECK_ACL(aclrtStreamWaitEventWithFlag(graph_stream, in, 0, ACL_EVENT_WAIT_EXTERNAL));
+        CHECK_ACL(aclrtLaunchHostFunc(graph_stream, count_call, &calls));
+        aclmdlRI model = nullptr;
+        REQUIRE_ACL(aclmdlRICaptureEnd(graph_stream, &model));
+        REQUIRE_ACL(aclmdlRIExecuteAsync(model, graph_stream));
+        CHECK_ACL_CODE(aclrtSynchronizeStreamWithTimeout(graph_stream, 20), ACL_ERROR_RT_STREAM_SYNC_TIMEOUT);
+
+        // A thread synchronizing the executing stream is let go with the replay's failure.
+        auto synchronized = std::make_shared<std::atomic<aclError>>(ACL_SUCCESS);
+        auto returned = std::make_shared<Flag>();
+        aclrtContext context = nullptr;
+        REQUIRE_ACL(aclrtGetCurrentContext(&context));
+        std::thread waiter([graph_stream, synchronized, returned, context] {
+            (void)aclrtSetCurrentContext(context);
+            *synchronized = aclrtSynchronizeStream(graph_stream);
+            returned->set();
+        });
+        const bool destroy = std::string(ending) == "aclrtDestroyStreamForce";
+        if (destroy) {
+            CHECK(returns_in_time(ending, [graph_stream] { return aclrtDestroyStreamForce(graph_stream); }) == ACL_SUCCESS);
+        } else if (std::string(ending) == "aclrtResetDevice") {
+            CHECK(returns_in_time(ending, [] { return aclrtResetDevice(0); }) == ACL_SUCCESS);
+        } else {
+            CHECK(returns_in_time(ending, [] { return aclrtResetDeviceForce(0); }) == ACL_SUCCESS);
+        }
+        if (!returned->wait()) {
+            FAIL_CHECK("aclrtSynchronizeStream on the executing stream did not return");
+            std::_Exit(1);
+        }
+        waiter.join();
+        // The replay failed with the abort (or, had the waiter come late, its context or stream
+        // was gone already).
+        const aclError code = synchronized->load();
+        CHECK((code == ACL_ERROR_RT_STREAM_ABORT || code == ACL_ERROR_RT_CONTEXT_NULL || code == ACL_ERROR_RT_INVALID_HANDLE));
+        CHECK(calls.load() == 0);
+        // No replay is left pending: destroying the model does not wait (after a forced destroy,
+        // before any reset).
+        CHECK(returns_in_time("aclmdlRIDestroy", [model] { return aclmdlRIDestroy(model); }) == ACL_SUCCESS);
+        if (destroy) CHECK(returns_in_time("aclrtResetDevice", [] { return aclrtResetDevice(0); }) == ACL_SUCCESS);
+
+        release.set();
+        REQUIRE_ACL(aclrtSetDevice(1));
+        CHECK_ACL(aclrtSynchronizeStream(external));
+        CHECK_ACL(aclrtDestroyEvent(in));
+        CHECK_ACL(aclrtDestroyStream(external));
+        CHECK_ACL(aclrtResetDevice(1));
+    }
+}
+
+TEST_CASE("a timed event wait is captured: the replay applies the timeout to an event recorded outside it") {
+    Runtime runtime;
+    Stream graph_stream, side, external;
+    Event in(ACL_EVENT_SYNC), fork(ACL_EVENT_SYNC), join(ACL_EVENT_SYNC);
+    std::atomic<int> calls{0};
+    // Outside a capture Canopy's event waits have no timer, and refuse one.
+    CHECK_ACL_CODE(aclrtStreamWaitEventWithFlag(graph_stream, in, 1, ACL_EVENT_WAIT_DEFAULT), ACL_ERROR_RT_FEATURE_NOT_SUPPORT);
+
+    // Waits for events the capture records are edges of the graph: accepted with their timeout.
+    REQUIRE_ACL(aclmdlRICaptureBegin(graph_stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    CHECK_ACL(aclrtRecordEvent(fork, graph_stream));
+    CHECK_ACL(aclrtStreamWaitEventWithFlag(side, fork, 5, ACL_EVENT_WAIT_DEFAULT));
+    CHECK_ACL(aclrtLaunchHostFunc(side, count_call, &calls));
+    CHECK_ACL(aclrtRecordEvent(join, side));
+    CHECK_ACL(aclrtStreamWaitEventWithFlag(graph_stream, join, 5, ACL_EVENT_WAIT_DEFAULT));
+    // A wait for an event recorded outside the capture, with a timeout of one second.
+    CHECK_ACL(aclrtStreamWaitEventWithFlag(graph_stream, in, 1, ACL_EVENT_WAIT_DEFAULT));
+    CHECK_ACL(aclrtLaunchHostFunc(graph_stream, count_call, &calls));
+    aclmdlRI model = nullptr;
+    REQUIRE_ACL(aclmdlRICaptureEnd(graph_stream, &model));
+
+    // Recorded in time.
+    CHECK_ACL(aclrtRecordEvent(in, external));
+    CHECK_ACL(aclmdlRIExecuteAsync(model, graph_stream));
+    CHECK_ACL(aclrtSynchronizeStream(graph_stream));
+    CHECK(calls.load() == 2);
+
+    // Recorded behind a gate held past the timeout: the replay fails with the wait's timeout.
+    Gate gate;
+    REQUIRE_ACL(gate.hold(external));
+    CHECK_ACL(aclrtRecordEvent(in, external));
+    CHECK_ACL(aclmdlRIExecuteAsync(model, graph_stream));
+    CHECK(returns_in_time("aclrtSynchronizeStream", [&] { return aclrtSynchronizeStream(graph_stream); }) ==
+          ACL_ERROR_RT_WAIT_TIMEOUT);
+    CHECK(calls.load() == 3);  // the side stream's task ran; the task after the wait did not
+    gate.open();
+    CHECK_ACL(aclrtSynchronizeStream(external));
+    CHECK_ACL(aclmdlRIDestroy(model));
+}
+
+TEST_CASE("destroying a stream in the middle of a task group update drops the update") {
+    Runtime runtime;
+    Stream stream;
+    DeviceArray<float> x(std::vector<float>(kCount, 1.0f)), y(kCount);
+    aclrtTaskGrp group = nullptr;
+    REQUIRE_ACL(aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    CHECK_ACL(aclrtMemsetAsync(y.get(), kBytes, 0, kBytes, stream));
+    CHECK_ACL(aclmdlRICaptureTaskGrpBegin(stream));
+    CHECK(launch_capture_axpy(1, stream, x.get(), y.get(), 2.0f, kCount) == 0);
+    CHECK_ACL(aclmdlRICaptureTaskGrpEnd(stream, &group));
+    aclmdlRI model = nullptr;
+    REQUIRE_ACL(aclmdlRICaptureEnd(stream, &model));
+
+    // An update begun and never ended, on a stream then destroyed (its kernel's arguments are
+    // held by the update: ASan's leak check sees them if the update is lost).
+    for (bool forced : {false, true}) {
+        aclrtStream updating = nullptr;
+        REQUIRE_ACL(aclrtCreateStream(&updating));
+        CHECK_ACL(aclmdlRICaptureTaskUpdateBegin(updating, group));
+        CHECK(launch_capture_axpy(1, updating, x.get(), y.get(), 7.0f, kCount) == 0);
+        CHECK_ACL(forced ? aclrtDestroyStreamForce(updating) : aclrtDestroyStream(updating));
+    }
+    CHECK_ACL(aclmdlRIExecuteAsync(model, stream));
+    CHECK_ACL(aclrtSynchronizeStream(stream));
+    CHECK(y.read()[0] == 2.0f);  // the dropped updates never applied
+
+    // The group can be updated again; one stream at a time, as CANN's task groups.
+    Stream first, second;
+    CHECK_ACL(aclmdlRICaptureTaskUpdateBegin(first, group));
+    CHECK_ACL_CODE(aclmdlRICaptureTaskUpdateBegin(second, group), ACL_ERROR_STREAM_TASK_GROUP_STATUS);
+    CHECK(launch_capture_axpy(1, first, x.get(), y.get(), 5.0f, kCount) == 0);
+    CHECK_ACL(aclmdlRICaptureTaskUpdateEnd(first));
+    CHECK_ACL(aclrtSynchronizeStream(first));
+    CHECK_ACL(aclmdlRIExecuteAsync(model, stream));
+    CHECK_ACL(aclrtSynchronizeStream(stream));
+    CHECK(y.read()[0] == 5.0f);
+    CHECK_ACL(aclmdlRICaptureTaskUpdateBegin(second, group));
+    CHECK(launch_capture_axpy(1, second, x.get(), y.get(), 3.0f, kCount) == 0);
+    CHECK_ACL(aclmdlRICaptureTaskUpdateEnd(second));
+    CHECK_ACL(aclrtSynchronizeStream(second));
+    CHECK_ACL(aclmdlRIExecuteAsync(model, stream));
+    CHECK_ACL(aclrtSynchronizeStream(stream));
+    CHECK(y.read()[0] == 3.0f);
     CHECK_ACL(aclmdlRIDestroy(model));
 }

@@ -272,3 +272,100 @@ TEST_CASE("the trace option must name a file") {
     CHECK_ACL_CODE(aclInit(config.path()), ACL_ERROR_FILE_ATTR_INVALID);
     CHECK(recent_error().find("trace") != std::string::npos);
 }
+
+TEST_CASE("a replay's tasks are slices of their own, on a track per captured stream, linked to the replay") {
+    const TemporaryDirectory temporary;
+    const std::string& directory = temporary.path();
+    const ConfigFile config("{\"canopy\": {\"trace\": \"" + directory + "/replay.json\"}}");
+    REQUIRE_ACL(aclInit(config.path()));
+    REQUIRE_ACL(aclrtSetDevice(0));
+    aclrtStream origin = nullptr, side = nullptr, executing = nullptr;
+    REQUIRE_ACL(aclrtCreateStream(&origin));
+    REQUIRE_ACL(aclrtCreateStream(&side));
+    REQUIRE_ACL(aclrtCreateStream(&executing));
+    aclrtEvent fork = nullptr, join = nullptr;
+    REQUIRE_ACL(aclrtCreateEventWithFlag(&fork, ACL_EVENT_SYNC));
+    REQUIRE_ACL(aclrtCreateEventWithFlag(&join, ACL_EVENT_SYNC));
+    void* device = nullptr;
+    REQUIRE_ACL(aclrtMalloc(&device, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    // Origin: a host function, fork, join, a host function; side: a memset between fork and join.
+    REQUIRE_ACL(aclmdlRICaptureBegin(origin, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    REQUIRE_ACL(aclrtLaunchHostFunc(origin, nothing, nullptr));
+    REQUIRE_ACL(aclrtRecordEvent(fork, origin));
+    REQUIRE_ACL(aclrtStreamWaitEvent(side, fork));
+    REQUIRE_ACL(aclrtMemsetAsync(device, 4096, 1, 4096, side));
+    REQUIRE_ACL(aclrtRecordEvent(join, side));
+    REQUIRE_ACL(aclrtStreamWaitEvent(origin, join));
+    REQUIRE_ACL(aclrtLaunchHostFunc(origin, nothing, nullptr));
+    aclmdlRI model = nullptr;
+    REQUIRE_ACL(aclmdlRICaptureEnd(origin, &model));
+    const int32_t origin_id = stream_id(origin), side_id = stream_id(side), executing_id = stream_id(executing);
+    constexpr int replays = 2;
+    for (int i = 0; i < replays; ++i) REQUIRE_ACL(aclmdlRIExecuteAsync(model, executing));
+    REQUIRE_ACL(aclrtSynchronizeStream(executing));
+    CHECK_ACL(aclmdlRIDestroy(model));
+    CHECK_ACL(aclrtFree(device));
+    CHECK_ACL(aclrtDestroyEvent(fork));
+    CHECK_ACL(aclrtDestroyEvent(join));
+    CHECK_ACL(aclrtDestroyStream(origin));
+    CHECK_ACL(aclrtDestroyStream(side));
+    CHECK_ACL(aclrtDestroyStream(executing));
+    REQUIRE_ACL(aclrtResetDevice(0));
+    REQUIRE_ACL(aclFinalize());
+
+    const json trace = read_json(directory + "/replay.json");
+    std::vector<json> replay_ops, tasks;
+    std::map<std::string, int> flow_phases;
+    std::map<json, std::string> track_names;
+    for (const json& e : trace.at("traceEvents")) {
+        if (e.at("ph") == "M" && e.at("name") == "thread_name") track_names[e.at("tid")] = e.at("args").at("name");
+        if (!e.contains("cat")) continue;
+        if (e.at("cat") == "replay" && e.at("ph") == "X") tasks.push_back(e);
+        if (e.at("cat") == "replay" && (e.at("ph") == "s" || e.at("ph") == "f")) ++flow_phases[e.at("ph")];
+        if (e.at("ph") == "X" && e.at("tid") == executing_id && e.at("name") == "model") replay_ops.push_back(e);
+    }
+    // Each replay is one operation of the executing stream, and each of its tasks a slice.
+    REQUIRE(replay_ops.size() == static_cast<std::size_t>(replays));
+    // The tasks: two host functions and the memset (the event record and wait are graph edges).
+    REQUIRE(tasks.size() == 3u * replays);
+    std::set<std::uint64_t> replay_task_ids;
+    for (const json& op : replay_ops) replay_task_ids.insert(op.at("args").at("task").get<std::uint64_t>());
+    std::map<int32_t, std::set<json>> tracks;  // captured stream -> its tracks
+    std::map<std::uint64_t, std::multiset<std::string>> per_replay;
+    for (const json& task : tasks) {
+        const json& args = task.at("args");
+        CHECK(args.at("replay_stream") == executing_id);
+        CHECK(replay_task_ids.count(args.at("replay_task").get<std::uint64_t>()) == 1);
+        const int32_t captured = args.at("captured_stream");
+        CHECK((captured == origin_id || captured == side_id));
+        CHECK(task.at("tid") != executing_id);
+        tracks[captured].insert(task.at("tid"));
+        per_replay[args.at("replay_task")].insert(task.at("name").get<std::string>());
+        // Each task runs within its replay: after the replay's operation started.
+        for (const json& op : replay_ops) {
+            if (op.at("args").at("task") == args.at("replay_task")) CHECK(task.at("ts").get<double>() >= op.at("ts").get<double>());
+        }
+    }
+    // A track per captured stream, named after the executing stream and the captured one.
+    REQUIRE(tracks.size() == 2);
+    CHECK(tracks[origin_id].size() == 1);
+    CHECK(tracks[side_id].size() == 1);
+    CHECK(*tracks[origin_id].begin() != *tracks[side_id].begin());
+    const std::string side_track = track_names[*tracks[side_id].begin()];
+    CHECK(side_track.find("stream " + std::to_string(executing_id)) != std::string::npos);
+    CHECK(side_track.find("captured stream " + std::to_string(side_id)) != std::string::npos);
+    for (const auto& [replay, names] : per_replay) {
+        CHECK(names.count("host function") == 2);
+        CHECK(names.count("memset") == 1);
+    }
+    // Linked to their replay by a flow arrow each.
+    CHECK(flow_phases["s"] == 3 * replays);
+    CHECK(flow_phases["f"] == 3 * replays);
+
+    // The profile counts the replay as one operation, not its tasks again.
+    const auto summary = read_csv(directory + "/op_summary_replay.csv");
+    int rows_of_executing = 0;
+    for (std::size_t i = 1; i < summary.size(); ++i)
+        if (summary[i].size() > 1 && summary[i][1] == std::to_string(executing_id)) ++rows_of_executing;
+    CHECK(rows_of_executing == replays);
+}

@@ -199,6 +199,8 @@ extern std::atomic<int> running_captures;
 inline bool captures_running() { return running_captures.load(std::memory_order_acquire) != 0; }
 // Whether the stream records into a capture (its own or one it joined).
 bool capturing(const engine::Stream& stream);
+// A stream being destroyed in the middle of a task group update: the update is dropped.
+void drop_task_update(engine::Stream& stream);
 // aclrtMemcpy, aclrtMemset, aclrtMemcpy2d and asynchronous copies of pageable memory, which CANN
 // calls unsafe during a capture: ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT when the calling thread's
 // capture mode forbids them (aclmdlRICaptureThreadExchangeMode).
@@ -210,7 +212,11 @@ void refuse_device_sync_during_capture(const engine::Device& device);
 // Event records, waits and resets that a capture takes (true) instead of the stream: on a
 // capturing stream, or, for a wait, on a stream that joins a capture by waiting.
 bool capture_record(State& state, engine::Stream& stream, aclrtEvent event, bool external);
-bool capture_wait(State& state, engine::Stream& stream, aclrtStream handle, aclrtEvent event, bool external);
+// A wait with a timeout (seconds, aclrtStreamWaitEventWithFlag) is taken by a capture too: on a
+// wait for an event recorded outside the capture the replay applies it; a wait for an event the
+// capture recorded is an edge between tasks of the same replay, which has no timer.
+bool capture_wait(State& state, engine::Stream& stream, aclrtStream handle, aclrtEvent event, bool external,
+                  std::uint32_t timeout_s = 0);
 bool capture_reset(State& state, engine::Stream& stream, aclrtEvent event);
 
 }  // namespace canopy::api

@@ -26,10 +26,27 @@ std::atomic<int> running_captures{0};
 
 struct CaptureMember;
 
+struct TaskGroup;
+
+// A stream between aclmdlRICaptureTaskUpdateBegin and End: what it is given replaces a task group.
+struct GroupUpdate final : engine::TaskRecorder {
+    void record(engine::Operation&& operation) override { operations.push_back(std::move(operation)); }
+    std::shared_ptr<TaskGroup> group;
+    std::shared_ptr<engine::CapturedGraph> graph;
+    std::vector<engine::Operation> operations;
+};
+
 struct TaskGroup {
     std::weak_ptr<Model> model;
     std::vector<std::size_t> tasks;
     std::vector<engine::OpKind> kinds;
+    // The update in progress (CANN updates a group from one stream at a time). Owned here, not by
+    // the stream, so that a stream destroyed mid-update leaves nothing behind: the update goes with
+    // the stream's destroy, the group's next update or the group.
+    std::mutex mutex;  // guards the three below
+    std::unique_ptr<GroupUpdate> update;
+    engine::Stream* updating = nullptr;
+    void* updating_handle = nullptr;
 };
 
 struct CondHandle {
@@ -71,14 +88,6 @@ struct CaptureMember final : engine::TaskRecorder {
     std::vector<std::size_t> frontier;
 };
 
-// A stream between aclmdlRICaptureTaskUpdateBegin and End: what it is given replaces a task group.
-struct GroupUpdate final : engine::TaskRecorder {
-    void record(engine::Operation&& operation) override { operations.push_back(std::move(operation)); }
-    std::shared_ptr<TaskGroup> group;
-    std::shared_ptr<engine::CapturedGraph> graph;
-    std::vector<engine::Operation> operations;
-};
-
 namespace {
 
 // The calling thread's capture mode (aclmdlRICaptureThreadExchangeMode) and how many captures it
@@ -113,6 +122,7 @@ void append(CaptureMember& member, engine::GraphTask task, const char* name) {
     }
     const engine::OpKind kind = task.operation.kind;
     const char* label = name ? name : task.operation.name;
+    task.stream_id = member.stream->id();
     capture.tasks.push_back(std::move(task));
     capture.info.push_back(CapturedTaskInfo{member.stream->id(), kind, label ? label : ""});
     member.frontier.assign(1, index);
@@ -323,19 +333,29 @@ std::string json_text(const std::string& text) {
 void CaptureMember::record(engine::Operation&& operation) {
     std::lock_guard lock(capture.mutex);
     refuse_if_invalidated(capture);
-    // Their work defers its completion, which a node of a captured graph cannot.
-    if (operation.kind == engine::OpKind::callback || operation.kind == engine::OpKind::signal_wait) {
-        throw engine::OperationError(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
-                                     std::string(engine::to_string(operation.kind)) +
-                                         " cannot be captured: Canopy's captured graphs hold no operation that waits "
-                                         "for a thread or a signal (stream " + std::to_string(stream->id()) + ")");
-    }
     engine::GraphTask task;
+    // Callbacks (blocking ones wait for their subscriber) and notify or value waits defer their
+    // completion: the replay runs them as asynchronous tasks, whose completion releases what
+    // follows them, as CANN's model holds callback, notify and value wait tasks.
+    task.deferring = operation.kind == engine::OpKind::callback || operation.kind == engine::OpKind::signal_wait;
     task.operation = std::move(operation);
     append(*this, std::move(task), nullptr);
 }
 
 bool capturing(const engine::Stream& stream) { return member_of(stream) != nullptr; }
+
+void drop_task_update(engine::Stream& stream) {
+    auto* update = dynamic_cast<GroupUpdate*>(stream.recorder());
+    if (!update) return;
+    stream.set_recorder(nullptr);
+    const std::shared_ptr<TaskGroup> group = update->group;
+    std::lock_guard lock(group->mutex);
+    if (group->update.get() == update) {
+        group->update.reset();
+        group->updating = nullptr;
+        group->updating_handle = nullptr;
+    }
+}
 
 void refuse_unsafe_during_capture(const char* what) {
     if (!captures_running() || thread_mode == ACL_MODEL_RI_CAPTURE_MODE_RELAXED) return;
@@ -388,7 +408,8 @@ bool capture_record(State& state, engine::Stream& stream, aclrtEvent event, bool
     return true;
 }
 
-bool capture_wait(State& state, engine::Stream& stream, aclrtStream handle, aclrtEvent event, bool external) {
+bool capture_wait(State& state, engine::Stream& stream, aclrtStream handle, aclrtEvent event, bool external,
+                  std::uint32_t timeout_s) {
     CaptureMember* member = member_of(stream);
     if (!member && !captures_running()) return false;
     std::shared_ptr<engine::Event> shared = shared_event(state, event);
@@ -424,9 +445,8 @@ bool capture_wait(State& state, engine::Stream& stream, aclrtStream handle, aclr
     capture.external_waits.push_back(shared.get());
     engine::GraphTask task;
     task.operation.kind = engine::OpKind::event_wait;
-    task.start = [shared](engine::Replay&, engine::GraphResume resume) {
-        if (!shared->when_complete(resume)) resume();
-    };
+    task.wait_event = shared;
+    task.wait_timeout_ms = static_cast<std::int64_t>(timeout_s) * 1000;
     append(*member, std::move(task), "external wait");
     return true;
 }
@@ -684,7 +704,19 @@ aclError aclmdlRICaptureTaskUpdateBegin(aclrtStream stream, aclrtTaskGrp handle)
         auto update = std::make_unique<GroupUpdate>();
         update->group = group;
         update->graph = graph;
-        target.set_recorder(update.release());
+        std::lock_guard group_lock(group->mutex);
+        if (group->update) {
+            if (s.streams.reach(group->updating_handle) == group->updating &&
+                group->updating->recorder() == group->update.get()) {
+                fail(ACL_ERROR_STREAM_TASK_GROUP_STATUS, "handle " + describe(handle) + ": the task group is being updated on stream " +
+                                                             describe(group->updating_handle) + " (aclmdlRICaptureTaskUpdateEnd)");
+            }
+            group->update.reset();  // its stream was destroyed in the middle of the update
+        }
+        group->update = std::move(update);
+        group->updating = &target;
+        group->updating_handle = stream;
+        target.set_recorder(group->update.get());
     });
 }
 
@@ -698,7 +730,13 @@ aclError aclmdlRICaptureTaskUpdateEnd(aclrtStream stream) {
                                                          " is not updating a task group (aclmdlRICaptureTaskUpdateBegin)");
         }
         target.set_recorder(nullptr);
-        std::unique_ptr<GroupUpdate> update(recorder);
+        std::unique_ptr<GroupUpdate> update;
+        {
+            std::lock_guard group_lock(recorder->group->mutex);
+            update = std::move(recorder->group->update);
+            recorder->group->updating = nullptr;
+            recorder->group->updating_handle = nullptr;
+        }
         const TaskGroup& group = *update->group;
         if (update->operations.size() != group.tasks.size()) {
             fail(ACL_ERROR_RT_MODEL_UPDATE_FAILED, "stream " + describe(stream) + ": the update has " +

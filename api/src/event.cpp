@@ -86,11 +86,15 @@ void record_event(aclrtEvent event, aclrtStream stream, bool external) {
     target.record(recording);
 }
 
-void wait_event(aclrtStream stream, aclrtEvent event, bool external) {
+void wait_event(aclrtStream stream, aclrtEvent event, bool external, uint32_t timeout = 0) {
     State& s = state();
     engine::Event& target = event_handle(s, event, "event");
     engine::Stream& waiting = target_stream(s, stream, "stream");
-    if ((waiting.recorder() || captures_running()) && capture_wait(s, waiting, stream, event, external)) return;
+    if ((waiting.recorder() || captures_running()) && capture_wait(s, waiting, stream, event, external, timeout)) return;
+    if (timeout != 0) {
+        fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "timeout " + std::to_string(timeout) +
+                                                   ": Canopy's event waits outside a capture have no time limit; pass 0");
+    }
     target.wait(waiting);
 }
 }  // namespace
@@ -132,11 +136,7 @@ aclError aclrtStreamWaitEventWithFlag(aclrtStream stream, aclrtEvent event, uint
         }
         if (flag == ACL_EVENT_WAIT_EXTERNAL && timeout != 0)
             fail(ACL_ERROR_INVALID_PARAM, "timeout " + std::to_string(timeout) + " must be 0 with ACL_EVENT_WAIT_EXTERNAL");
-        if (timeout != 0) {
-            fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "timeout " + std::to_string(timeout) +
-                                                       ": Canopy's event waits have no time limit; pass 0");
-        }
-        wait_event(stream, event, flag == ACL_EVENT_WAIT_EXTERNAL);
+        wait_event(stream, event, flag == ACL_EVENT_WAIT_EXTERNAL, timeout);
     });
 }
 

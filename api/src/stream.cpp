@@ -4,6 +4,7 @@
 #include <map>
 
 #include "api.h"
+#include "canopy/engine/wait_list.h"
 
 namespace canopy::api {
 
@@ -66,6 +67,13 @@ void destroy_stream(State& state, aclrtStream stream, bool force) {
     // Callbacks waiting for a subscriber run here, so the stream's work (and a call of another
     // thread synchronizing it) can finish.
     state.runtime.reports().forget(found);
+    drop_task_update(found);  // an update begun on it and never ended
+    // Notify, value and replayed event waits parked on it fail, so that its work (and a call of
+    // another thread synchronizing it) can finish.
+    if (force) {
+        engine::WaitList::abandon_stream(found, ACL_ERROR_RT_STREAM_ABORT,
+                                         "stream " + describe(stream) + " was destroyed (aclrtDestroyStreamForce) while the wait was pending");
+    }
     // Calls of other threads that reached the stream return before it goes.
     std::shared_ptr<engine::Stream> owned = state.streams.remove(stream);
     if (!owned) fail(ACL_ERROR_RT_INVALID_HANDLE, "stream " + describe(stream) + " was destroyed by another thread meanwhile");

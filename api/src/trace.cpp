@@ -34,7 +34,8 @@ namespace {
 
 using engine::OpKind;
 
-enum class EntryType : std::uint8_t { operation, block, mark, range };
+// graph_task: a task of a captured graph, run by a replay (the replay itself is an operation).
+enum class EntryType : std::uint8_t { operation, block, mark, range, graph_task };
 
 // One slice or marker. Names are copied: a kernel's name may belong to a library unloaded before
 // the trace is written, a marker's message to the caller's buffer.
@@ -48,6 +49,8 @@ struct Entry {
     std::uint32_t block, blocks, core;
     std::uint64_t task, flow, bytes;
     std::int64_t begin, end;
+    std::int64_t graph_task;        // graph_task: its index in the graph
+    std::int32_t captured_stream;   // graph_task: the stream it was captured on
     char name[80];
     char category[24];
 };
@@ -133,7 +136,9 @@ struct Session final : engine::Observer {
         try {
             ThreadBuffer& buffer = local();
             Entry& entry = *buffer.claim();
-            entry.type = EntryType::operation;
+            entry.type = record.graph_task >= 0 ? EntryType::graph_task : EntryType::operation;
+            entry.graph_task = record.graph_task;
+            entry.captured_stream = record.captured_stream_id;
             entry.kind = record.kind;
             entry.aic = false;
             entry.device = record.device_id;
@@ -159,6 +164,8 @@ struct Session final : engine::Observer {
             ThreadBuffer& buffer = local();
             Entry& entry = *buffer.claim();
             entry.type = EntryType::block;
+            entry.graph_task = -1;
+            entry.captured_stream = -1;
             entry.kind = OpKind::kernel;
             entry.aic = record.aic;
             entry.device = record.device_id;
@@ -183,6 +190,8 @@ struct Session final : engine::Observer {
         ThreadBuffer& buffer = local();
         Entry& entry = *buffer.claim();
         entry.type = type;
+        entry.graph_task = -1;
+        entry.captured_stream = -1;
         entry.kind = OpKind::host_func;
         entry.aic = false;
         entry.device = device;
@@ -286,6 +295,9 @@ std::string csv_field(const std::string& text) {
 
 constexpr int threads_pid = 1000;            // the process holding the threads' tracks
 constexpr int marker_tid_offset = 1000000;   // a stream's marker track beside its operations
+// The tasks its replays ran, per stream the graph captured, beside the executing stream's track.
+constexpr int replay_tid_offset = 2000000;
+int replay_tid(const Entry& e) { return replay_tid_offset + e.stream * 1000 + e.captured_stream; }
 
 std::string file_stem(const std::string& path) {
     std::string name = path.substr(path.find_last_of('/') == std::string::npos ? 0 : path.find_last_of('/') + 1);
@@ -325,11 +337,15 @@ std::string write_files(Session& session) {
     // the threads (kernel blocks on the workers, markers of host threads).
     std::set<int> devices;
     std::set<std::pair<int, int>> streams, marker_streams;
+    std::set<std::tuple<int, int, int>> replay_tracks;  // device, executing stream, captured stream
     std::set<std::uint32_t> threads;
     for (const Entry& e : entries) {
         if (e.type == EntryType::operation) {
             devices.insert(e.device);
             streams.insert({e.device, e.stream});
+        } else if (e.type == EntryType::graph_task) {
+            devices.insert(e.device);
+            replay_tracks.insert({e.device, e.stream, e.captured_stream});
         } else if (e.type == EntryType::block || e.device < 0) {
             threads.insert(e.thread);
         } else {
@@ -356,6 +372,17 @@ std::string write_files(Session& session) {
         event("\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":" + std::to_string(device) + ",\"tid\":" + tid +
               ",\"args\":{\"sort_index\":" + std::to_string(2 * stream + 1) + "}");
     }
+    for (const auto& [device, stream, captured] : replay_tracks) {
+        Entry key{};
+        key.stream = stream;
+        key.captured_stream = captured;
+        const std::string tid = std::to_string(replay_tid(key));
+        event("\"ph\":\"M\",\"name\":\"thread_name\",\"pid\":" + std::to_string(device) + ",\"tid\":" + tid +
+              ",\"args\":{\"name\":\"stream " + std::to_string(stream) + " replays: captured stream " +
+              std::to_string(captured) + "\"}");
+        event("\"ph\":\"M\",\"name\":\"thread_sort_index\",\"pid\":" + std::to_string(device) + ",\"tid\":" + tid +
+              ",\"args\":{\"sort_index\":" + std::to_string(2 * stream + 1) + "}");
+    }
     if (!threads.empty()) {
         event("\"ph\":\"M\",\"name\":\"process_name\",\"pid\":" + std::to_string(threads_pid) +
               ",\"args\":{\"name\":\"threads (kernel blocks, host markers)\"}");
@@ -371,6 +398,11 @@ std::string write_files(Session& session) {
 
     // The most recent record entry of each flow id, for the waits' arrows.
     std::unordered_map<std::uint64_t, const Entry*> records;
+    // The operations that ran replays' tasks, for the arrows to those tasks.
+    std::map<std::tuple<int, int, std::uint64_t>, const Entry*> replays;
+    for (const Entry& e : entries)
+        if (e.type == EntryType::operation && e.kind == OpKind::kernel && std::strcmp(e.name, "model") == 0)
+            replays[{e.device, e.stream, e.task}] = &e;
     std::uint64_t next_flow = 1;
     for (const Entry& e : entries) {
         const std::string where_stream =
@@ -397,6 +429,27 @@ std::string write_files(Session& session) {
                         event("\"name\":\"event\",\"cat\":\"event\",\"ph\":\"f\",\"bp\":\"e\",\"id\":" + id + "," +
                               where_stream + ",\"ts\":" + ts(e.begin));
                     }
+                }
+                break;
+            }
+            case EntryType::graph_task: {
+                // On its captured stream's replay track, linked to the replay that ran it by its
+                // task id and by a flow arrow from the replay's slice.
+                const std::string type = op_type(e);
+                const std::string where = "\"pid\":" + std::to_string(e.device) + ",\"tid\":" + std::to_string(replay_tid(e));
+                event("\"name\":\"" + escaped(type.c_str()) + "\",\"cat\":\"replay\",\"ph\":\"X\"," + where +
+                      ",\"ts\":" + ts(e.begin) + ",\"dur\":" + micros(std::max<std::int64_t>(0, e.end - e.begin)) +
+                      ",\"args\":{\"kind\":\"" + engine::to_string(e.kind) + "\",\"graph_task\":" +
+                      std::to_string(e.graph_task) + ",\"captured_stream\":" + std::to_string(e.captured_stream) +
+                      ",\"replay_stream\":" + std::to_string(e.stream) + ",\"replay_task\":" + std::to_string(e.task) +
+                      "}");
+                const auto replay = replays.find({e.device, e.stream, e.task});
+                if (replay != replays.end()) {
+                    const std::string id = std::to_string(next_flow++);
+                    event("\"name\":\"replay\",\"cat\":\"replay\",\"ph\":\"s\",\"id\":" + id + "," + where_stream +
+                          ",\"ts\":" + ts(replay->second->begin));
+                    event("\"name\":\"replay\",\"cat\":\"replay\",\"ph\":\"f\",\"bp\":\"e\",\"id\":" + id + "," + where +
+                          ",\"ts\":" + ts(e.begin));
                 }
                 break;
             }

@@ -7,6 +7,7 @@
 #include "canopy/engine/event.h"
 #include "canopy/engine/failure.h"
 #include "canopy/engine/stream.h"
+#include "canopy/engine/wait_list.h"
 #include "op_node.h"
 
 namespace canopy::engine {
@@ -30,6 +31,34 @@ void GraphResume::operator()() const {
 struct CapturedGraph::Execution {
     Execution(OpRun run, DeferredCompletion completion) : replay(run, std::move(completion)) {}
     Replay replay;
+    std::vector<std::uint64_t> bound;  // the external waits' records, bound at the enqueue
+};
+
+// Where the deferred completion of an asynchronous task's operation goes: the task's resumption.
+// Reports the task to the trace, from its start to its completion.
+struct CapturedGraph::ResumeSink final : CompletionSink {
+    ResumeSink(CapturedGraph& graph, std::size_t task, Replay& replay, GraphResume resume)
+        : graph(graph), task(task), replay(replay), resume(resume), observer(replay.run().observer()) {
+        if (observer) begin = now_ns();
+    }
+    void complete() override { finish(); }
+    void fail(int code, const std::string& message) override {
+        replay.fail(code, message);
+        finish();
+    }
+    void finish() {
+        if (observer) graph.report(task, replay, begin, now_ns());
+        const GraphResume then = resume;
+        delete this;
+        then();
+    }
+
+    CapturedGraph& graph;
+    const std::size_t task;
+    Replay& replay;
+    const GraphResume resume;
+    Observer* const observer;
+    std::int64_t begin = 0;
 };
 
 CapturedGraph::CapturedGraph(Device& device, std::vector<GraphTask> tasks, std::vector<std::shared_ptr<Event>> records,
@@ -38,7 +67,14 @@ CapturedGraph::CapturedGraph(Device& device, std::vector<GraphTask> tasks, std::
       tasks_(std::move(tasks)),
       updated_(tasks_.size()),
       records_(std::move(records)),
-      presets_(std::move(presets)) {
+      presets_(std::move(presets)),
+      wait_slot_(tasks_.size(), 0) {
+    for (std::size_t i = 0; i < tasks_.size(); ++i) {
+        if (!tasks_[i].wait_event) continue;
+        wait_slot_[i] = wait_tasks_.size();
+        wait_tasks_.push_back(i);
+    }
+    if (!wait_tasks_.empty()) waits_ = std::make_shared<WaitList>();
     // A graph runs its tasks in the arena it was created in: the device's.
     device.arena().execute([this] {
         graph_ = std::make_unique<flow::graph>();
@@ -54,7 +90,7 @@ CapturedGraph::CapturedGraph(Device& device, std::vector<GraphTask> tasks, std::
     std::vector<std::size_t> segment_of(count);
     for (std::size_t i = 0; i < count; ++i) {
         const GraphTask& task = tasks_[i];
-        if (!task.start && task.after.size() == 1 && !tasks_[task.after[0]].start && successors[task.after[0]] == 1) {
+        if (!asynchronous(i) && task.after.size() == 1 && !asynchronous(task.after[0]) && successors[task.after[0]] == 1) {
             segment_of[i] = segment_of[task.after[0]];
             segments_[segment_of[i]].push_back(i);
         } else {
@@ -67,7 +103,7 @@ CapturedGraph::CapturedGraph(Device& device, std::vector<GraphTask> tasks, std::
     gates_.resize(count, nullptr);
     for (std::size_t i = 0; i < count; ++i) {
         // Put by GraphResume, through no edge: one message releases it.
-        if (tasks_[i].start) gates_[i] = &nodes_.emplace_back(graph, 1, [](const flow::continue_msg&) {});
+        if (asynchronous(i)) gates_[i] = &nodes_.emplace_back(graph, 1, [](const flow::continue_msg&) {});
     }
     source_ = &nodes_.emplace_back(graph, [](const flow::continue_msg&) {});
     sink_ = &nodes_.emplace_back(graph, [this](const flow::continue_msg&) { finish(); });
@@ -82,7 +118,12 @@ CapturedGraph::CapturedGraph(Device& device, std::vector<GraphTask> tasks, std::
 
 CapturedGraph::Node& CapturedGraph::out(std::size_t segment) {
     const std::size_t last = segments_[segment].back();
-    return tasks_[last].start ? *gates_[last] : nodes_[segment];
+    return asynchronous(last) ? *gates_[last] : nodes_[segment];
+}
+
+bool CapturedGraph::asynchronous(std::size_t task) const {
+    const GraphTask& t = tasks_[task];
+    return t.start || t.deferring || t.wait_event;
 }
 
 void CapturedGraph::run_segment(std::size_t segment) {
@@ -106,13 +147,6 @@ void CapturedGraph::update(std::size_t task, Operation operation) {
 void CapturedGraph::run_task(std::size_t i) {
     Replay& replay = *replay_;
     GraphTask& task = tasks_[i];
-    if (task.start) {
-        graph_->reserve_wait();  // the graph is busy until the task resumes
-        if (replay.failed()) GraphResume(*this, i)();
-        else task.start(replay, GraphResume(*this, i));
-        return;
-    }
-    if (replay.failed()) return;
     Operation* operation = &task.operation;
     std::shared_ptr<Operation> replacement;
     if (task.updatable) {
@@ -120,7 +154,19 @@ void CapturedGraph::run_task(std::size_t i) {
         replacement = updated_[i];
     }
     if (replacement) operation = replacement.get();
+    if (asynchronous(i)) {
+        graph_->reserve_wait();  // the graph is busy until the task resumes
+        const GraphResume resume(*this, i);
+        if (replay.failed()) resume();
+        else if (task.start) task.start(replay, resume);
+        else if (task.wait_event) start_wait(i, replay, resume);
+        else run_deferring(i, *operation, replay, resume);
+        return;
+    }
+    if (replay.failed()) return;
     OpRun run = replay.run();
+    Observer* observer = run.observer();
+    const std::int64_t begin = observer ? now_ns() : 0;
     try {
         Stream& stream = run.stream();
         const StreamWorkScope in_work(stream, stream.device());
@@ -130,16 +176,81 @@ void CapturedGraph::run_task(std::size_t i) {
     } catch (const std::exception& error) {
         replay.fail(ACL_ERROR_RT_INTERNAL_ERROR, std::string(to_string(operation->kind)) + " threw: " + error.what());
     }
+    if (observer) report(i, replay, begin, now_ns());
 }
 
-void CapturedGraph::start(Replay& replay, std::function<void()> done) {
+void CapturedGraph::run_deferring(std::size_t i, Operation& operation, Replay& replay, GraphResume resume) {
+    auto* sink = new ResumeSink(*this, i, replay, resume);
+    OpRun run(replay.run(), sink);
+    try {
+        Stream& stream = run.stream();
+        const StreamWorkScope in_work(stream, stream.device());
+        operation.work(run);
+    } catch (const OperationError& error) {
+        // Once deferred, the completion belongs to whoever holds it.
+        if (!run.deferred()) sink->fail(error.code(), error.what());
+        return;
+    } catch (const std::exception& error) {
+        if (!run.deferred())
+            sink->fail(ACL_ERROR_RT_INTERNAL_ERROR, std::string(to_string(operation.kind)) + " threw: " + error.what());
+        return;
+    }
+    if (!run.deferred()) sink->complete();
+}
+
+void CapturedGraph::start_wait(std::size_t i, Replay& replay, GraphResume resume) {
+    const std::shared_ptr<Event>& event = tasks_[i].wait_event;
+    const std::uint64_t sequence = bound_[wait_slot_[i]];
+    if (sequence == 0 || event->finished(sequence)) {
+        resume();
+        return;
+    }
+    // Parked on the graph's wait list, like a notify wait: the record releases it, a device reset
+    // or the timeout fails it.
+    const std::weak_ptr<WaitList> list = waits_;
+    event->when_finished(sequence, [list] {
+        if (std::shared_ptr<WaitList> alive = list.lock()) alive->signal_now([] {});
+    });
+    const std::int64_t timeout_ms = tasks_[i].wait_timeout_ms;
+    Operation wait = waits_->wait_operation(
+        [event, sequence] { return event->finished(sequence); },
+        WaitList::Timeout{timeout_ms, ACL_ERROR_RT_WAIT_TIMEOUT,
+                          "a replayed wait for an event recorded outside its graph timed out after " +
+                              std::to_string(timeout_ms / 1000) + " s"});
+    run_deferring(i, wait, replay, resume);
+}
+
+void CapturedGraph::report(std::size_t i, const Replay& replay, std::int64_t begin, std::int64_t end) {
+    Observer* observer = replay.run().observer();
+    const GraphTask& task = tasks_[i];
+    Stream& stream = replay.run().stream();
+    OpRecord record{task.operation.kind, &stream, task.operation.bytes, task.operation.name, begin, end};
+    record.device_id = stream.device().id();
+    record.stream_id = stream.id();
+    record.task = replay.run().task_id();
+    record.flow = task.operation.flow;
+    record.graph_task = static_cast<std::int64_t>(i);
+    record.captured_stream_id = task.stream_id;
+    observer->on_operation(record);
+}
+
+std::vector<std::uint64_t> CapturedGraph::bind_waits() const {
+    std::vector<std::uint64_t> bound;
+    bound.reserve(wait_tasks_.size());
+    for (std::size_t task : wait_tasks_) bound.push_back(tasks_[task].wait_event->pending_record());
+    return bound;
+}
+
+void CapturedGraph::start(Replay& replay, std::function<void()> done, const std::vector<std::uint64_t>* bound) {
     for (const auto& [where, value] : presets_) *where = value;
+    if (bound) bound_ = *bound;
+    else bound_ = bind_waits();
     replay_ = &replay;
     done_ = std::move(done);
     source_->try_put(flow::continue_msg());
 }
 
-void CapturedGraph::run_within(Replay& replay, std::function<void()> done) { start(replay, std::move(done)); }
+void CapturedGraph::run_within(Replay& replay, std::function<void()> done) { start(replay, std::move(done), nullptr); }
 
 void CapturedGraph::finish() {
     // `done` may run this graph again (a while loop's body): it is moved out first.
@@ -154,8 +265,10 @@ void CapturedGraph::enqueue(Stream& stream) {
     struct Token {
         CapturedGraph* graph;
         std::unique_ptr<Records> records;
+        std::vector<std::uint64_t> bound;
         explicit Token(CapturedGraph* graph) : graph(graph) {}
-        Token(Token&& other) noexcept : graph(std::exchange(other.graph, nullptr)), records(std::move(other.records)) {}
+        Token(Token&& other) noexcept
+            : graph(std::exchange(other.graph, nullptr)), records(std::move(other.records)), bound(std::move(other.bound)) {}
         Token& operator=(Token&&) = delete;
         ~Token() {
             if (!graph) return;
@@ -166,6 +279,8 @@ void CapturedGraph::enqueue(Stream& stream) {
     };
     pending_.fetch_add(1, std::memory_order_acq_rel);
     Token token(this);
+    // Bound now, as an eager wait is bound when it is enqueued.
+    token.bound = bind_waits();
     Records* claimed = nullptr;
     if (!records_.empty()) {
         token.records = std::make_unique<Records>();
@@ -175,6 +290,7 @@ void CapturedGraph::enqueue(Stream& stream) {
         DeferredCompletion completion = run.defer();
         auto execution = std::make_unique<Execution>(run, std::move(completion));
         if (token.records) execution->replay.records_ = std::move(*token.records);
+        execution->bound = std::move(token.bound);
         token.records.reset();
         token.graph->begin_execution(std::move(execution));
     }});
@@ -194,7 +310,7 @@ void CapturedGraph::begin_execution(std::unique_ptr<Execution> execution) {
         running_ = true;
         current_ = std::move(execution);
     }
-    if (segments_.size() == 1 && !tasks_.front().start) {
+    if (segments_.size() == 1 && !asynchronous(0)) {
         // One stream's work and nothing else: TBB would run its one node right after the source,
         // so the replay's operation runs it, with no task to spawn or worker to wake.
         for (const auto& [where, value] : presets_) *where = value;
@@ -203,7 +319,7 @@ void CapturedGraph::begin_execution(std::unique_ptr<Execution> execution) {
         end_execution();
         return;
     }
-    start(current_->replay, [this] { end_execution(); });
+    start(current_->replay, [this] { end_execution(); }, &current_->bound);
 }
 
 void CapturedGraph::end_execution() {
@@ -228,7 +344,7 @@ void CapturedGraph::end_execution() {
     if (replay.code_ != 0) replay.completion_.fail(replay.code_, replay.message_);
     else replay.completion_.complete();
     finished.reset();
-    if (next) start(current_->replay, [this] { end_execution(); });
+    if (next) start(current_->replay, [this] { end_execution(); }, &current_->bound);
 }
 
 void CapturedGraph::release_pending() {

@@ -53,8 +53,15 @@ void Event::finish_record(std::uint64_t sequence) {
             if (timed_) timestamp_ns_ = now_ns();
             finished_.store(sequence, std::memory_order_seq_cst);
         }
-        // Resumed once no later record is pending.
-        if (!resumes_.empty() && recorded_ <= finished_.load(std::memory_order_relaxed)) resumes.swap(resumes_);
+        const std::uint64_t finished = finished_.load(std::memory_order_relaxed);
+        for (auto it = resumes_.begin(); it != resumes_.end();) {
+            if (it->first <= finished) {
+                resumes.push_back(std::move(it->second));
+                it = resumes_.erase(it);
+            } else {
+                ++it;
+            }
+        }
     }
     if (sleepers_.load(std::memory_order_seq_cst) != 0) {
         { std::lock_guard lock(sleep_mutex_); }
@@ -63,10 +70,16 @@ void Event::finish_record(std::uint64_t sequence) {
     for (auto& resume : resumes) resume();
 }
 
-bool Event::when_complete(std::function<void()> resume) {
+std::uint64_t Event::pending_record() const {
     Mutex::scoped_lock lock(mutex_);
-    if (recorded_ != 0 && finished_.load(std::memory_order_relaxed) >= recorded_) return false;
-    resumes_.push_back(std::move(resume));
+    if (recorded_ == 0 || finished_.load(std::memory_order_relaxed) >= recorded_) return 0;
+    return recorded_;
+}
+
+bool Event::when_finished(std::uint64_t sequence, std::function<void()> resume) {
+    Mutex::scoped_lock lock(mutex_);
+    if (finished_.load(std::memory_order_relaxed) >= sequence) return false;
+    resumes_.emplace_back(sequence, std::move(resume));
     return true;
 }
 

@@ -327,6 +327,7 @@ std::uint64_t OpRun::task_id() const { return node_.task_id(); }
 
 DeferredCompletion OpRun::defer() {
     deferred_ = true;
+    if (sink_) return DeferredCompletion(sink_);  // the node is held by its own deferral already
     node_.hold_device();
     return DeferredCompletion(&node_);
 }
@@ -335,16 +336,19 @@ DeferredCompletion& DeferredCompletion::operator=(DeferredCompletion&& other) no
     if (this != &other) {
         complete();
         node_ = std::exchange(other.node_, nullptr);
+        sink_ = std::exchange(other.sink_, nullptr);
     }
     return *this;
 }
 
 void DeferredCompletion::complete() {
     if (OpNode* node = std::exchange(node_, nullptr)) node->finish(false);
+    else if (CompletionSink* sink = std::exchange(sink_, nullptr)) sink->complete();
 }
 
 void DeferredCompletion::fail(int code, const std::string& message) {
     if (OpNode* node = std::exchange(node_, nullptr)) node->fail(code, message);
+    else if (CompletionSink* sink = std::exchange(sink_, nullptr)) sink->fail(code, message);
 }
 
 }  // namespace canopy::engine

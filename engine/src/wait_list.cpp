@@ -5,8 +5,10 @@
 #include <map>
 #include <set>
 #include <thread>
+#include <tuple>
 #include <vector>
 
+#include "acl/error_codes/rt_error_codes.h"
 #include "canopy/engine/device.h"
 #include "canopy/engine/failure.h"
 #include "canopy/engine/stream.h"
@@ -75,6 +77,9 @@ struct Lists {
     std::mutex mutex;  // taken before any list's mutex
     std::set<WaitList*> live;
     std::map<const Device*, std::pair<int, std::string>> resetting;  // device -> failure of its waits
+    // Streams destroyed with aclrtDestroyStreamForce (device, stream, its id: unique among the
+    // device's streams), until their device is reset.
+    std::set<std::tuple<const Device*, const Stream*, int>> abandoned;
 };
 
 Lists& lists() {
@@ -114,15 +119,43 @@ void WaitList::begin_device_reset(const Device& device, int code, const std::str
     for (DeferredCompletion& completion : abandoned) completion.fail(code, message);
 }
 
+void WaitList::abandon_stream(const Stream& stream, int code, const std::string& message) {
+    std::vector<DeferredCompletion> abandoned;
+    {
+        std::lock_guard registry(lists().mutex);
+        // Under the registry's lock, which arrive() holds while it parks: a wait either parked
+        // before and is failed here, or arrives after and finds the stream abandoned.
+        lists().abandoned.insert({&stream.device(), &stream, stream.id()});
+        for (WaitList* list : lists().live) {
+            std::lock_guard lock(list->mutex_);
+            for (auto it = list->parked_.begin(); it != list->parked_.end();) {
+                if (it->stream == &stream) {
+                    abandoned.push_back(std::move(it->completion));
+                    it = list->parked_.erase(it);
+                } else {
+                    ++it;
+                }
+            }
+        }
+    }
+    for (DeferredCompletion& completion : abandoned) completion.fail(code, message);
+}
+
 void WaitList::end_device_reset(const Device* device) {
     std::lock_guard registry(lists().mutex);
     lists().resetting.erase(device);
+    auto& abandoned = lists().abandoned;
+    for (auto it = abandoned.begin(); it != abandoned.end();) it = std::get<0>(*it) == device ? abandoned.erase(it) : std::next(it);
 }
 
 void WaitList::wait(Stream& stream, Condition condition, Timeout timeout) {
+    stream.enqueue(wait_operation(std::move(condition), std::move(timeout)));
+}
+
+Operation WaitList::wait_operation(Condition condition, Timeout timeout) {
     auto wait = std::make_shared<const Wait>(Wait{std::move(condition), std::move(timeout)});
-    stream.enqueue(Operation{OpKind::signal_wait, 0, nullptr,
-                             [self = shared_from_this(), wait = std::move(wait)](OpRun& run) { self->arrive(wait, run); }});
+    return Operation{OpKind::signal_wait, 0, nullptr,
+                     [self = shared_from_this(), wait = std::move(wait)](OpRun& run) { self->arrive(wait, run); }};
 }
 
 void WaitList::arrive(const std::shared_ptr<const Wait>& wait, OpRun& run) {
@@ -139,8 +172,12 @@ void WaitList::arrive(const std::shared_ptr<const Wait>& wait, OpRun& run) {
         const Device* device = &run.stream().device();
         if (auto reset = lists().resetting.find(device); reset != lists().resetting.end())
             throw OperationError(reset->second.first, reset->second.second);
+        if (lists().abandoned.count({device, &run.stream(), run.stream().id()}) != 0) {
+            throw OperationError(ACL_ERROR_RT_STREAM_ABORT,
+                                 "the stream was destroyed (aclrtDestroyStreamForce) before the wait could end");
+        }
         id = next_id_++;
-        parked_.push_back(Parked{id, device, wait, run.defer()});
+        parked_.push_back(Parked{id, device, &run.stream(), wait, run.defer()});
     }
     if (timeout_ms > 0) {
         Deadlines::instance().add(Deadlines::Clock::now() + std::chrono::milliseconds(timeout_ms), [list, id] {

@@ -26,6 +26,7 @@ namespace canopy::engine {
 class CapturedGraph;
 class Device;
 class Event;
+class WaitList;
 
 // One execution of a graph and of the branches its conditional tasks run within it: the executing
 // stream's operation (every node runs as part of it) and the first failure of a node.
@@ -60,8 +61,20 @@ private:
 };
 
 struct GraphTask {
-    // Synchronous work, run with the executing stream's OpRun. Must not defer its completion.
+    // Synchronous work, run with the executing stream's OpRun. Must not defer its completion,
+    // unless `deferring` says so.
     Operation operation;
+    // The operation may defer its completion (a blocking callback, a notify or value wait): it
+    // runs as an asynchronous task, and its deferred completion releases its successors.
+    bool deferring = false;
+    // A wait for an event recorded outside the graph. Each replay binds it when it is enqueued, as
+    // aclrtStreamWaitEvent binds a wait when it is called: to the event's most recent record, or to
+    // nothing (the wait passes) when the event was never recorded, was reset, or its record has
+    // run. `wait_timeout_ms` > 0 fails the replay with ACL_ERROR_RT_WAIT_TIMEOUT past it.
+    std::shared_ptr<Event> wait_event;
+    std::int64_t wait_timeout_ms = 0;
+    // The stream the task was captured on (the trace draws the replayed tasks on its track).
+    int stream_id = -1;
     // Asynchronous work instead (a wait for an event recorded outside the graph, a conditional
     // task running a branch): it starts something and returns; `resume` releases the successors.
     std::function<void(Replay&, GraphResume)> start;
@@ -103,10 +116,18 @@ private:
     struct Execution;
     using Node = oneapi::tbb::flow::continue_node<oneapi::tbb::flow::continue_msg>;
 
+    struct ResumeSink;
+    bool asynchronous(std::size_t task) const;
     void run_task(std::size_t task);
+    void run_deferring(std::size_t task, Operation& operation, Replay& replay, GraphResume resume);
+    void start_wait(std::size_t task, Replay& replay, GraphResume resume);
     void run_segment(std::size_t segment);
     Node& out(std::size_t segment);
-    void start(Replay& replay, std::function<void()> done);
+    // `bound`: the external waits' records, bound at the enqueue (nullptr: bound now).
+    void start(Replay& replay, std::function<void()> done, const std::vector<std::uint64_t>* bound);
+    std::vector<std::uint64_t> bind_waits() const;
+    // Reports a task the replay ran to the observer the replay's operation started with.
+    void report(std::size_t task, const Replay& replay, std::int64_t begin, std::int64_t end);
     void finish();
     void begin_execution(std::unique_ptr<Execution> execution);
     void end_execution();
@@ -118,6 +139,10 @@ private:
     std::vector<std::shared_ptr<Operation>> updated_;  // per task: the replacement, if any
     const std::vector<std::shared_ptr<Event>> records_;
     const std::vector<std::pair<std::uint64_t*, std::uint64_t>> presets_;
+    std::vector<std::size_t> wait_tasks_;           // the tasks with a wait_event, in order
+    std::vector<std::size_t> wait_slot_;            // per task: its index in wait_tasks_
+    std::vector<std::uint64_t> bound_;              // per wait: the record the running replay waits for
+    std::shared_ptr<WaitList> waits_;               // where those waits park (a device reset fails them)
 
     std::unique_ptr<oneapi::tbb::flow::graph> graph_;
     std::unique_ptr<oneapi::tbb::task_arena> arena_;  // the device's, attached: outlives a reset device

@@ -42,11 +42,15 @@ public:
     void reset(Stream& stream);
     // Returns the event to the never-recorded state now (a reset replayed by a captured graph).
     void reset_now();
-    // Calls `resume` once the most recent record has run, or, if there is none, once a record
-    // made later has: on the NPU a wait task blocks until its event's flag is set. False (and
-    // `resume` not kept) when the most recent record has run already. Used by captured graphs,
-    // whose wait for an event recorded outside them is decided when the wait runs.
-    bool when_complete(std::function<void()> resume);
+    // What a wait made now would wait for, as aclrtStreamWaitEvent decides it: the sequence of the
+    // most recent record, or 0 when the event was never recorded (or was reset) or that record has
+    // run already. A captured graph binds its external waits this way when a replay is enqueued.
+    std::uint64_t pending_record() const;
+    // Whether record `sequence` (or a later one) has run.
+    bool finished(std::uint64_t sequence) const { return finished_.load(std::memory_order_acquire) >= sequence; }
+    // Calls `resume` once record `sequence` (or a later one) has run. False (and `resume` not
+    // kept) when it has run already.
+    bool when_finished(std::uint64_t sequence, std::function<void()> resume);
 
     bool recorded() const;
     bool complete() const;  // recorded and its record has run
@@ -85,7 +89,7 @@ private:
     const Stream* recording_stream_ = nullptr;  // of the most recent record (alive while it is pending)
     std::atomic<std::uint64_t> finished_{0};  // sequence of the most recent record that has run
     std::int64_t timestamp_ns_ = 0;
-    std::vector<std::function<void()>> resumes_;  // when_complete's, until a record has run
+    std::vector<std::pair<std::uint64_t, std::function<void()>>> resumes_;  // when_finished's
 
     // Threads in synchronize() sleep here; a record that runs wakes them only if there are any.
     std::atomic<int> sleepers_{0};

@@ -36,6 +36,10 @@ struct OpRecord {
     std::uint64_t task = 0;  // the operation's task id on its stream
     // Event record and wait: the record's identity (Operation::flow), 0 if none.
     std::uint64_t flow = 0;
+    // A task of a captured graph that the replay operation `task` of the stream ran: its index in
+    // the graph and the stream it was captured on (-1 for an operation of its own).
+    std::int64_t graph_task = -1;
+    int captured_stream_id = -1;
 };
 
 // One block (one core of a block, for a mix kernel) of a kernel launch, on the thread that ran it.

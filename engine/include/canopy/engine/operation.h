@@ -11,6 +11,18 @@ namespace canopy::engine {
 class OpNode;
 class Stream;
 
+// Where a deferred completion goes when the work does not run as a node of its own: a task of a
+// captured graph (captured_graph.h) that waits for a signal or a subscriber completes its task,
+// not the replay's operation.
+class CompletionSink {
+public:
+    virtual void complete() = 0;
+    virtual void fail(int code, const std::string& message) = 0;
+
+protected:
+    ~CompletionSink() = default;
+};
+
 // Lets work finish after its body has returned (a blocking callback completes when the subscribed
 // thread has run it). Exactly one of complete() or fail() takes effect; destroying an unfinished
 // DeferredCompletion completes the operation, so a stream can never be left waiting forever.
@@ -18,7 +30,11 @@ class DeferredCompletion {
 public:
     DeferredCompletion() = default;
     explicit DeferredCompletion(OpNode* node) : node_(node) {}
-    DeferredCompletion(DeferredCompletion&& other) noexcept : node_(other.node_) { other.node_ = nullptr; }
+    explicit DeferredCompletion(CompletionSink* sink) : sink_(sink) {}
+    DeferredCompletion(DeferredCompletion&& other) noexcept : node_(other.node_), sink_(other.sink_) {
+        other.node_ = nullptr;
+        other.sink_ = nullptr;
+    }
     DeferredCompletion& operator=(DeferredCompletion&& other) noexcept;
     DeferredCompletion(const DeferredCompletion&) = delete;
     DeferredCompletion& operator=(const DeferredCompletion&) = delete;
@@ -29,12 +45,15 @@ public:
 
 private:
     OpNode* node_ = nullptr;
+    CompletionSink* sink_ = nullptr;
 };
 
 // Handed to the work while it runs.
 class OpRun {
 public:
     OpRun(OpNode& node, Observer* observer) : node_(node), observer_(observer) {}
+    // The same operation's run, for work whose deferred completion goes to `sink` instead.
+    OpRun(const OpRun& base, CompletionSink* sink) : node_(base.node_), observer_(base.observer_), sink_(sink) {}
     Stream& stream() const;
     // The operation's task id on its stream (see Stream::enqueue).
     std::uint64_t task_id() const;
@@ -47,6 +66,7 @@ public:
 private:
     OpNode& node_;
     Observer* observer_;
+    CompletionSink* sink_ = nullptr;
     bool deferred_ = false;
 };
 

@@ -38,6 +38,8 @@ public:
     // Enqueues on `stream` an operation that finishes once `condition` holds. The list must be
     // owned by a shared_ptr (pending waits keep it alive).
     void wait(Stream& stream, Condition condition, Timeout timeout);
+    // The operation wait() enqueues, for a caller that runs it itself (a captured graph's task).
+    Operation wait_operation(Condition condition, Timeout timeout);
     // Enqueues on `stream` an operation that applies `change` under the lock and then finishes the
     // parked waits whose condition now holds, oldest first.
     void signal(Stream& stream, std::function<void()> change);
@@ -52,6 +54,10 @@ public:
     static void begin_device_reset(const Device& device, int code, const std::string& message);
     // `device` is only compared: it may already be destroyed.
     static void end_device_reset(const Device* device);
+    // The stream is being destroyed with aclrtDestroyStreamForce: its parked waits (its own, and
+    // those of the replays it runs) fail now instead of holding the stream until a signal.
+    // Waits arriving on the stream afterwards fail at once (until its device is reset).
+    static void abandon_stream(const Stream& stream, int code, const std::string& message);
 
 private:
     struct Wait {
@@ -61,6 +67,7 @@ private:
     struct Parked {
         std::uint64_t id;
         const Device* device;
+        const Stream* stream;  // only compared
         std::shared_ptr<const Wait> wait;
         DeferredCompletion completion;
     };
