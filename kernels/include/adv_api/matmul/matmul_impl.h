@@ -1,0 +1,858 @@
+#pragma once
+// The high-level Matmul (AscendC::Matmul / MatmulImpl): C = A x B (+ bias) for one core's
+// singleCoreM x singleCoreN x singleCoreK, its operands in GM (ND or NZ), in L1 (TSCM) or in the UB,
+// its result to GM or to the UB, cast or quantized on the way out as the cube's fixpipe does.
+//
+// On the NPU the Matmul streams base blocks through L1 and L0 on the cube; here the tiling the
+// kernel received is checked against what those memories hold (Init: the base block against L0A,
+// L0B and L0C, the L1 depths against L1, reserved from the block's TPipe like the buffers the
+// Matmul carves there), and the product is computed from the operands with one Eigen GEMM per call
+// in the cube's accumulation type (float, int32 for int8 / int4 inputs). Iterate / GetTensorC hand
+// out that product by base blocks in the tiling's order. Misuse the device would reject (a tiling
+// inconsistent with the shapes or beyond the memories, Iterate or IterateAll before SetTensorA /
+// SetTensorB, a GetTensorC without an Iterate) fails the launch with ACL_ERROR_RT_AICORE_EXCEPTION.
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <type_traits>
+
+#include <Eigen/Core>
+
+#include "adv_api/matmul/kernel_cube_tiling.h"
+#include "adv_api/matmul/matmul_config.h"
+#include "kernel_operator.h"
+
+namespace canopy::kernel::matmul {
+
+using canopy::kernel::ascendc::fail_misuse;
+
+template <typename T>
+using Accumulator = canopy::kernel::ascendc::accumulator_t<T>;
+
+template <typename T>
+using Dense = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// Bytes of `count` elements of T (int4: two to a byte).
+template <typename T>
+constexpr int64_t bytes_of(int64_t count) {
+    return int64_t(canopy::kernel::ascendc::bytes_of<T>(uint64_t(count)));
+}
+
+// Elements of one 32-byte fractal row of T (C0).
+template <typename T>
+constexpr int64_t c0_of() {
+    return int64_t(canopy::kernel::ascendc::elements_in<T>(32));
+}
+
+template <typename T>
+inline float as_float(T value) {
+    if constexpr (std::is_same_v<T, AscendC::int4b_t>) {
+        return float(int32_t(value));
+    } else {
+        return static_cast<float>(value);
+    }
+}
+
+// Where an operand is: a GM address or a local tensor's address, with how it is laid out.
+template <typename T>
+struct Operand {
+    const T* data = nullptr;  // element 0 of the operand (int4: the byte holding it)
+    bool set = false;
+    bool local = false;
+    bool transposed = false;
+};
+
+// Reads element (row, column) of a matrix stored `rows` x `columns` (before any transpose) in
+// `format`: ND rows `stride` elements apart; NZ column blocks of C0 columns, each `rows` rounded up
+// to 16 rows high.
+template <typename T>
+inline auto element(const T* base, CubeFormat format, int64_t row, int64_t column, int64_t stride, int64_t rows) {
+    int64_t index;
+    if (format == CubeFormat::NZ) {
+        constexpr int64_t c0 = c0_of<T>();
+        const int64_t height = (rows + 15) / 16 * 16;
+        index = (column / c0) * height * c0 + row * c0 + column % c0;
+    } else {
+        index = row * stride + column;
+    }
+    if constexpr (std::is_same_v<T, AscendC::int4b_t>) {
+        return canopy::kernel::ascendc::nibble_at(base, index);
+    } else {
+        return base[index];
+    }
+}
+
+// Per-thread dense operands and product, reused across calls.
+template <typename Acc>
+struct Scratch {
+    Dense<Acc> a, b, c;
+};
+template <typename Acc>
+inline Scratch<Acc>& scratch() {
+    thread_local Scratch<Acc> s;
+    return s;
+}
+
+// An m x k (A) or k x n (B) operand as a dense Acc matrix. `rows` x `columns` is the stored
+// matrix (k x m for a transposed A), `stride` its ND row length, `org_rows` its NZ height.
+template <typename Acc, typename T>
+inline void densify(Dense<Acc>& out, const T* base, CubeFormat format, bool transposed, int64_t rows,
+                    int64_t columns, int64_t stride, int64_t org_rows) {
+    // out is rows x columns of the logical (untransposed) operand.
+    if (format != CubeFormat::NZ && !std::is_same_v<T, AscendC::int4b_t>) {
+        if constexpr (!std::is_same_v<T, AscendC::int4b_t>) {
+            using Stored = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+            if (!transposed) {
+                Eigen::Map<const Stored, 0, Eigen::OuterStride<>> map(base, rows, columns, Eigen::OuterStride<>(stride));
+                if constexpr (std::is_same_v<T, half>) {
+                    out.resize(rows, columns);
+                    for (int64_t r = 0; r < rows; ++r) {
+                        for (int64_t c = 0; c < columns; ++c) out(r, c) = Acc(float(map(r, c)));
+                    }
+                } else {
+                    out = map.template cast<Acc>();
+                }
+            } else {
+                Eigen::Map<const Stored, 0, Eigen::OuterStride<>> map(base, columns, rows, Eigen::OuterStride<>(stride));
+                if constexpr (std::is_same_v<T, half>) {
+                    out.resize(rows, columns);
+                    for (int64_t c = 0; c < columns; ++c) {
+                        for (int64_t r = 0; r < rows; ++r) out(r, c) = Acc(float(map(c, r)));
+                    }
+                } else {
+                    out = map.transpose().template cast<Acc>();
+                }
+            }
+            return;
+        }
+    }
+    out.resize(rows, columns);
+    for (int64_t r = 0; r < rows; ++r) {
+        for (int64_t c = 0; c < columns; ++c) {
+            const auto value = transposed ? element(base, format, c, r, stride, org_rows)
+                                          : element(base, format, r, c, stride, org_rows);
+            out(r, c) = Acc(as_float(value));
+        }
+    }
+}
+
+}  // namespace canopy::kernel::matmul
+
+namespace AscendC {
+
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
+          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>, typename MM_POLICY = void>
+class MatmulImpl {
+public:
+    using SrcAT = typename A_TYPE::T;
+    using SrcBT = typename B_TYPE::T;
+    using SrcT = SrcAT;
+    using DstT = typename C_TYPE::T;
+    using BiasT = typename BIAS_TYPE::T;
+    using L0cT = canopy::kernel::matmul::Accumulator<SrcAT>;
+
+    static_assert(canopy::kernel::ascendc::cube_input<SrcAT>,
+                  "Matmul's A is half, bfloat16_t, float, int8_t or int4b_t on the A2");
+    static_assert(std::is_same_v<L0cT, canopy::kernel::matmul::Accumulator<SrcBT>>,
+                  "Matmul's A and B accumulate into the same type");
+
+    __aicore__ inline MatmulImpl() {}
+
+    // Takes the tiling (copied) and checks it against the shapes and the cube's memories; reserves
+    // the L1 it uses from `tpipe` (or the block's TPipe).
+    __aicore__ inline void Init(const TCubeTiling* __restrict cubeTiling, TPipe* tpipe = nullptr) {
+        const char* api = "Matmul::Init";
+        static_assert(MM_CB::DataCopyOutPtr == nullptr && MM_CB::CopyA1Ptr == nullptr && MM_CB::CopyB1Ptr == nullptr,
+                      "Matmul callbacks (MatmulCallBackFunc with functions) are not modelled by Canopy");
+        if (cubeTiling == nullptr) [[unlikely]] fail_misuse(api, "the tiling is a null pointer");
+        tiling_ = *cubeTiling;
+        CheckTiling(api);
+        orgM_ = tiling_.M;
+        orgN_ = tiling_.N;
+        orgKa_ = tiling_.Ka;
+        orgKb_ = tiling_.Kb;
+        orgKc_ = tiling_.N;
+        singleM_ = tiling_.singleCoreM;
+        singleN_ = tiling_.singleCoreN;
+        singleK_ = tiling_.singleCoreK;
+        hasBias_ = false;
+        a_ = {};
+        b_ = {};
+        bias_ = nullptr;
+        computed_ = false;
+        iterated_ = 0;
+        TPipe* pipe = tpipe != nullptr ? tpipe : GetTPipePtr();
+        if (pipe != nullptr && !reserved_) {
+            pipe->canopy_reserve(TPosition::A1, L1Bytes(), api);
+            reserved_ = true;
+        }
+        initialised_ = true;
+    }
+
+    __aicore__ inline void SetOrgShape(int orgM, int orgN, int orgK) { SetOrgShape(orgM, orgN, orgK, orgK, orgN); }
+    __aicore__ inline void SetOrgShape(int orgM, int orgN, int orgKa, int orgKb, int orgKc = 0) {
+        if (orgM <= 0 || orgN <= 0 || orgKa <= 0 || orgKb <= 0) [[unlikely]] {
+            fail_misuse("Matmul::SetOrgShape", "shape ", orgM, " x ", orgN, " x ", orgKa, " / ", orgKb,
+                        " must be positive");
+        }
+        orgM_ = orgM;
+        orgN_ = orgN;
+        orgKa_ = orgKa;
+        orgKb_ = orgKb;
+        orgKc_ = orgKc > 0 ? orgKc : orgN;
+        computed_ = false;
+    }
+    __aicore__ inline void SetSingleShape(int singleM, int singleN, int singleK) {
+        SetTail(singleM, singleN, singleK);
+    }
+    // The core's M, N and K for the next computation (-1: keep).
+    __aicore__ inline void SetTail(int tailM = -1, int tailN = -1, int tailK = -1) {
+        if (tailM == 0 || tailN == 0 || tailK == 0 || tailM < -1 || tailN < -1 || tailK < -1) [[unlikely]] {
+            fail_misuse("Matmul::SetTail", "tail ", tailM, " x ", tailN, " x ", tailK,
+                        " must be positive (or -1 to keep the tiling's)");
+        }
+        if (tailM > 0) singleM_ = tailM;
+        if (tailN > 0) singleN_ = tailN;
+        if (tailK > 0) singleK_ = tailK;
+        computed_ = false;
+    }
+
+    __aicore__ inline void SetTensorA(const GlobalTensor<SrcAT>& gm, bool isTransposeA = false) {
+        a_gm_ = gm;
+        a_ = {gm.GetPhyAddr(), true, false, isTransposeA || A_TYPE::isTrans};
+        computed_ = false;
+    }
+    __aicore__ inline void SetTensorB(const GlobalTensor<SrcBT>& gm, bool isTransposeB = false) {
+        b_gm_ = gm;
+        b_ = {gm.GetPhyAddr(), true, false, isTransposeB || B_TYPE::isTrans};
+        computed_ = false;
+    }
+    __aicore__ inline void SetTensorA(const LocalTensor<SrcAT>& leftMatrix, bool isTransposeA = false) {
+        a_local_ = leftMatrix;
+        a_ = {leftMatrix.GetPhyAddr(), true, true, isTransposeA || A_TYPE::isTrans};
+        computed_ = false;
+    }
+    __aicore__ inline void SetTensorB(const LocalTensor<SrcBT>& rightMatrix, bool isTransposeB = false) {
+        b_local_ = rightMatrix;
+        b_ = {rightMatrix.GetPhyAddr(), true, true, isTransposeB || B_TYPE::isTrans};
+        computed_ = false;
+    }
+    __aicore__ inline void SetBias(const GlobalTensor<BiasT>& biasGlobal) {
+        bias_gm_ = biasGlobal;
+        bias_ = biasGlobal.GetPhyAddr();
+        bias_local_set_ = false;
+        hasBias_ = true;
+        computed_ = false;
+    }
+    __aicore__ inline void SetBias(const LocalTensor<BiasT>& inputBias) {
+        bias_local_ = inputBias;
+        bias_ = inputBias.GetPhyAddr();
+        bias_local_set_ = true;
+        hasBias_ = true;
+        computed_ = false;
+    }
+    __aicore__ inline void DisableBias() {
+        hasBias_ = false;
+        computed_ = false;
+    }
+    __aicore__ inline void ClearBias() { DisableBias(); }
+
+    template <class T>
+    __aicore__ inline void SetSelfDefineData(T dataPtr) {
+        selfDefineData_ = uint64_t(dataPtr);
+    }
+    __aicore__ inline void SetUserDefInfo(const uint64_t tilingPtr) { userDefInfo_ = tilingPtr; }
+
+    // Fixpipe quantization of the result: one scale word for all of C, or one per column of C.
+    __aicore__ inline void SetQuantScalar(const uint64_t quantScalar) {
+        quantScalar_ = quantScalar;
+        quantVector_ = nullptr;
+        quantSet_ = true;
+    }
+    __aicore__ inline void SetQuantVector(const GlobalTensor<uint64_t>& quantTensor) {
+        quantVectorGm_ = quantTensor;
+        quantVector_ = quantTensor.GetPhyAddr();
+        quantVectorLocal_ = false;
+        quantSet_ = true;
+    }
+    __aicore__ inline void SetQuantVector(const LocalTensor<uint64_t>& quantTensor) {
+        quantVector_ = quantTensor.GetPhyAddr();
+        quantVectorLocal_ = true;
+        quantSet_ = true;
+    }
+
+    __aicore__ inline void SetBatchNum(int32_t batchA, int32_t batchB) {
+        batchA_ = batchA;
+        batchB_ = batchB;
+    }
+
+    // The next base block of C: false once every block has been handed out.
+    template <bool sync = true>
+    __aicore__ inline bool Iterate(bool enPartialSum = false) {
+        (void)enPartialSum;
+        if (!computed_) {
+            Compute("Matmul::Iterate");
+            iterated_ = 0;
+        }
+        const int64_t blocks = MIter() * NIter();
+        if (iterated_ >= blocks) {
+            computed_ = false;
+            iterated_ = 0;
+            current_ = -1;
+            return false;
+        }
+        current_ = iterated_++;
+        return true;
+    }
+
+    // The whole singleCoreM x singleCoreN C into `gm` (ND rows of N, or NZ); enAtomic 1 adds to
+    // what is there.
+    template <bool sync = true>
+    __aicore__ inline void IterateAll(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0,
+                                      bool enSequentialWrite = false, bool waitIterateAll = false,
+                                      bool fakeMsg = false) {
+        (void)waitIterateAll;
+        (void)fakeMsg;
+        const char* api = "Matmul::IterateAll";
+        CheckAtomic(enAtomic, api);
+        if (TryDirectFloat(gm, enAtomic, enSequentialWrite, api)) return;
+        Compute(api);
+        WriteGm(gm, 0, 0, singleM_, singleN_, enSequentialWrite ? singleN_ : orgKc_, enAtomic, api,
+                enSequentialWrite);
+        computed_ = false;
+    }
+    template <bool sync = true>
+    __aicore__ inline void IterateAll(const LocalTensor<DstT>& ubCmatrix, uint8_t enAtomic = 0) {
+        const char* api = "Matmul::IterateAll";
+        CheckAtomic(enAtomic, api);
+        Compute(api);
+        WriteLocal(ubCmatrix, 0, 0, singleM_, singleN_, singleN_, enAtomic, api);
+        computed_ = false;
+    }
+    __aicore__ inline void WaitIterateAll() {}
+    __aicore__ inline void WaitGetTensorC() {}
+
+    // The current base block (after Iterate) into `gm` at its place in C, or packed at `gm` with
+    // enSequentialWrite (rows of baseN).
+    template <bool sync = true>
+    __aicore__ inline void GetTensorC(const GlobalTensor<DstT>& gm, uint8_t enAtomic = 0,
+                                      bool enSequentialWrite = false) {
+        const char* api = "Matmul::GetTensorC";
+        CheckAtomic(enAtomic, api);
+        int64_t row, column, rows, columns;
+        CurrentBlock(api, row, column, rows, columns);
+        if (enSequentialWrite) {
+            WriteGm(gm, row, column, rows, columns, tiling_.baseN, enAtomic, api, true);
+        } else {
+            WriteGm(gm, row, column, rows, columns, orgKc_, enAtomic, api, false);
+        }
+    }
+    // The current base block into a local tensor (rows of baseN elements).
+    template <bool sync = true>
+    __aicore__ inline void GetTensorC(const LocalTensor<DstT>& co2Local, uint8_t enAtomic = 0,
+                                      bool enSequentialWrite = false) {
+        (void)enSequentialWrite;
+        const char* api = "Matmul::GetTensorC";
+        CheckAtomic(enAtomic, api);
+        int64_t row, column, rows, columns;
+        CurrentBlock(api, row, column, rows, columns);
+        WriteLocal(co2Local, row, column, rows, columns, tiling_.baseN, enAtomic, api);
+    }
+    template <bool sync = true>
+    __aicore__ inline void GetTensorC(const GlobalTensor<DstT>& gm, const LocalTensor<DstT>& co2Local,
+                                      uint8_t enAtomic = 0, bool enSequentialWrite = false) {
+        GetTensorC<sync>(gm, enAtomic, enSequentialWrite);
+        GetTensorC<sync>(co2Local, enAtomic, enSequentialWrite);
+    }
+
+    template <bool isTurnOnDebug = true>
+    __aicore__ inline MatrixOffset GetOffsetC() {
+        int64_t row, column, rows, columns;
+        CurrentBlock("Matmul::GetOffsetC", row, column, rows, columns);
+        return MatrixOffset{int32_t(row * orgKc_ + column), int32_t(row), int32_t(column), int32_t(rows),
+                            int32_t(columns)};
+    }
+
+    // batchA x (M x K) and batchB x (K x N) matrices, consecutive in GM (NORMAL layout) or
+    // interleaved as the BSNGD layout of the tiling says; C gets max(batchA, batchB) products.
+    __aicore__ inline void IterateBatch(const GlobalTensor<DstT>& gm, bool enPartialSum, uint8_t enAtomic,
+                                        bool enSequentialWrite, const uint32_t matrixStrideA = 0,
+                                        const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0) {
+        (void)enPartialSum;
+        RunBatches(gm, enAtomic, enSequentialWrite, matrixStrideA, matrixStrideB, matrixStrideC);
+    }
+    __aicore__ inline void IterateBatch(const GlobalTensor<DstT>& gm, uint32_t batchA, uint32_t batchB,
+                                        bool enSequentialWrite, const uint32_t matrixStrideA = 0,
+                                        const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0) {
+        batchA_ = int32_t(batchA);
+        batchB_ = int32_t(batchB);
+        RunBatches(gm, 0, enSequentialWrite, matrixStrideA, matrixStrideB, matrixStrideC);
+    }
+
+    __aicore__ inline void End() {
+        computed_ = false;
+        iterated_ = 0;
+        current_ = -1;
+    }
+
+    __aicore__ inline void SetHF32(bool enableHF32 = false, int32_t transMode = 0) {
+        (void)transMode;
+        hf32_ = enableHF32;
+    }
+    __aicore__ inline void SetSubBlockIdx(uint8_t subBlockIdx) { subBlockIdx_ = subBlockIdx; }
+    __aicore__ inline uint8_t GetSubBlockIdx() { return subBlockIdx_; }
+    // The workspace the client/server form exchanges results through; Canopy's cores share memory.
+    template <class T>
+    __aicore__ inline void SetWorkspace(__gm__ const T* addr, int size) {
+        workspace_ = reinterpret_cast<const void*>(addr);
+        workspaceBytes_ = int64_t(size) * int64_t(sizeof(T));
+    }
+    template <class T>
+    __aicore__ inline void SetWorkspace(GlobalTensor<T>& addr) {
+        workspace_ = reinterpret_cast<const void*>(addr.GetPhyAddr());
+        workspaceBytes_ = int64_t(addr.GetSize() * sizeof(T));
+    }
+    // The UB the A1 / 310 forms convert formats in; the A2 converts on its own paths.
+    __aicore__ inline void SetLocalWorkspace(const LocalTensor<uint8_t>& tmpBuffer) { localWorkspace_ = tmpBuffer; }
+
+    // Canopy: the tiling this object runs with.
+    const TCubeTiling& canopy_tiling() const { return tiling_; }
+
+private:
+    using Acc = L0cT;
+    using Dense = canopy::kernel::matmul::Dense<Acc>;
+
+    template <typename... Parts>
+    [[noreturn]] static void fail_misuse(const char* api, const Parts&... parts) {
+        canopy::kernel::ascendc::fail_misuse(api, parts...);
+    }
+
+    // L1 the tiling's blocks take: depthA1 blocks of A, depthB1 of B (those from GM) and the bias row.
+    int64_t L1Bytes() const {
+        using canopy::kernel::matmul::bytes_of;
+        const bool aFromGm = A_TYPE::pos == TPosition::GM || A_TYPE::pos == TPosition::VECOUT ||
+                             A_TYPE::pos == TPosition::VECIN || A_TYPE::pos == TPosition::VECCALC;
+        const bool bFromGm = B_TYPE::pos == TPosition::GM || B_TYPE::pos == TPosition::VECOUT ||
+                             B_TYPE::pos == TPosition::VECIN || B_TYPE::pos == TPosition::VECCALC;
+        int64_t bytes = 0;
+        if (aFromGm) bytes += int64_t(tiling_.depthA1) * bytes_of<SrcAT>(int64_t(tiling_.baseM) * tiling_.baseK);
+        if (bFromGm) bytes += int64_t(tiling_.depthB1) * bytes_of<SrcBT>(int64_t(tiling_.baseN) * tiling_.baseK);
+        if (tiling_.isBias) bytes += int64_t(tiling_.baseN) * int64_t(sizeof(Acc));
+        return (bytes + 31) / 32 * 32;
+    }
+
+    void CheckTiling(const char* api) const {
+        using canopy::kernel::matmul::bytes_of;
+        const TCubeTiling& t = tiling_;
+        if (t.M <= 0 || t.N <= 0 || t.Ka <= 0 || t.Kb <= 0) [[unlikely]] {
+            fail_misuse(api, "tiling shape M ", t.M, " N ", t.N, " Ka ", t.Ka, " Kb ", t.Kb, " must be positive");
+        }
+        if (t.singleCoreM <= 0 || t.singleCoreN <= 0 || t.singleCoreK <= 0) [[unlikely]] {
+            fail_misuse(api, "tiling singleCoreM ", t.singleCoreM, " singleCoreN ", t.singleCoreN, " singleCoreK ",
+                        t.singleCoreK, " must be positive");
+        }
+        if (t.singleCoreM > t.M || t.singleCoreN > t.N || t.singleCoreK > std::max(t.Ka, t.Kb)) [[unlikely]] {
+            fail_misuse(api, "tiling singleCore ", t.singleCoreM, " x ", t.singleCoreN, " x ", t.singleCoreK,
+                        " exceeds the shape ", t.M, " x ", t.N, " x ", std::max(t.Ka, t.Kb));
+        }
+        if (t.baseM <= 0 || t.baseN <= 0 || t.baseK <= 0 || t.baseM % 16 != 0 || t.baseN % 16 != 0) [[unlikely]] {
+            fail_misuse(api, "tiling base block ", t.baseM, " x ", t.baseN, " x ", t.baseK,
+                        ": baseM and baseN must be positive multiples of 16, baseK positive");
+        }
+        constexpr int64_t c0 = canopy::kernel::matmul::c0_of<SrcAT>();
+        if (t.baseK % c0 != 0) [[unlikely]] {
+            fail_misuse(api, "tiling baseK ", t.baseK, " is not a multiple of ", c0,
+                        " (one 32-byte fractal row of A's type)");
+        }
+        if (t.stepM <= 0 || t.stepN <= 0 || t.stepKa <= 0 || t.stepKb <= 0 || t.depthA1 <= 0 || t.depthB1 <= 0)
+            [[unlikely]] {
+            fail_misuse(api, "tiling stepM ", t.stepM, " stepN ", t.stepN, " stepKa ", t.stepKa, " stepKb ",
+                        t.stepKb, " depthA1 ", t.depthA1, " depthB1 ", t.depthB1, " must be positive");
+        }
+        const int64_t dbA = t.dbL0A > 1 ? 2 : 1, dbB = t.dbL0B > 1 ? 2 : 1, dbC = t.dbL0C > 1 ? 2 : 1;
+        const int64_t l0a = dbA * bytes_of<SrcAT>(int64_t(t.baseM) * t.baseK);
+        const int64_t l0b = dbB * bytes_of<SrcBT>(int64_t(t.baseN) * t.baseK);
+        const int64_t l0c = dbC * int64_t(t.baseM) * t.baseN * int64_t(sizeof(Acc));
+        if (l0a > int64_t(L0A_BYTES)) [[unlikely]] {
+            fail_misuse(api, "tiling baseM ", t.baseM, " x baseK ", t.baseK, " x dbL0A ", dbA, " needs ", l0a,
+                        " bytes of L0A, which holds ", L0A_BYTES);
+        }
+        if (l0b > int64_t(L0B_BYTES)) [[unlikely]] {
+            fail_misuse(api, "tiling baseN ", t.baseN, " x baseK ", t.baseK, " x dbL0B ", dbB, " needs ", l0b,
+                        " bytes of L0B, which holds ", L0B_BYTES);
+        }
+        if (l0c > int64_t(L0C_BYTES)) [[unlikely]] {
+            fail_misuse(api, "tiling baseM ", t.baseM, " x baseN ", t.baseN, " x dbL0C ", dbC, " needs ", l0c,
+                        " bytes of L0C, which holds ", L0C_BYTES);
+        }
+        const int64_t l1 = L1Bytes();
+        if (l1 > int64_t(L1_BYTES)) [[unlikely]] {
+            fail_misuse(api, "tiling depthA1 ", t.depthA1, " and depthB1 ", t.depthB1, " blocks of ", t.baseM, " x ",
+                        t.baseK, " and ", t.baseK, " x ", t.baseN, " need ", l1, " bytes of L1, which holds ",
+                        L1_BYTES);
+        }
+    }
+
+    void CheckAtomic(uint8_t enAtomic, const char* api) const {
+        if (enAtomic > 1) [[unlikely]] fail_misuse(api, "enAtomic ", int(enAtomic), " is not 0 or 1 (add)");
+    }
+
+    void RequireReady(const char* api) const {
+        if (!initialised_) [[unlikely]] fail_misuse(api, "the Matmul was not initialised (REGIST_MATMUL_OBJ / Init)");
+        if (!a_.set) [[unlikely]] fail_misuse(api, "SetTensorA was not called before computing");
+        if (!b_.set) [[unlikely]] fail_misuse(api, "SetTensorB was not called before computing");
+        if (singleM_ > orgM_ || singleN_ > orgN_ || singleK_ > std::max(orgKa_, orgKb_)) [[unlikely]] {
+            fail_misuse(api, "the core's ", singleM_, " x ", singleN_, " x ", singleK_,
+                        " (tiling singleCore / SetTail) exceeds the original shape ", orgM_, " x ", orgN_, " x ",
+                        std::max(orgKa_, orgKb_));
+        }
+    }
+
+    int64_t MIter() const { return (singleM_ + tiling_.baseM - 1) / tiling_.baseM; }
+    int64_t NIter() const { return (singleN_ + tiling_.baseN - 1) / tiling_.baseN; }
+    bool OrderN() const {
+        if constexpr (MM_CFG.iterateOrder != IterateOrder::UNDEF) {
+            return MM_CFG.iterateOrder == IterateOrder::ORDER_N;
+        }
+        return tiling_.iterateOrder == 1;
+    }
+
+    void CurrentBlock(const char* api, int64_t& row, int64_t& column, int64_t& rows, int64_t& columns) const {
+        if (!computed_ || current_ < 0) [[unlikely]] {
+            fail_misuse(api, "no base block to hand out: call Iterate (and check it returned true) first");
+        }
+        const int64_t mIter = MIter(), nIter = NIter();
+        int64_t mi, ni;
+        if (OrderN()) {
+            ni = current_ % nIter;
+            mi = current_ / nIter;
+        } else {
+            mi = current_ % mIter;
+            ni = current_ / mIter;
+        }
+        row = mi * tiling_.baseM;
+        column = ni * tiling_.baseN;
+        rows = std::min<int64_t>(tiling_.baseM, singleM_ - row);
+        columns = std::min<int64_t>(tiling_.baseN, singleN_ - column);
+    }
+
+    // Strides of the operands as stored: A is M x Ka (Ka x M transposed), B is Kb x N (N x Kb).
+    int64_t StrideA() const { return a_.transposed ? orgM_ : orgKa_; }
+    int64_t StrideB() const { return b_.transposed ? orgKb_ : orgN_; }
+
+    // Elements of an operand read for `rows` x `columns` at `stride`, from its start.
+    static int64_t Extent(CubeFormat format, bool transposed, int64_t rows, int64_t columns, int64_t stride,
+                          int64_t orgRows, int64_t orgColumns, int64_t c0) {
+        if (format == CubeFormat::NZ) {
+            return (orgColumns + c0 - 1) / c0 * c0 * ((orgRows + 15) / 16 * 16);
+        }
+        return transposed ? (columns - 1) * stride + rows : (rows - 1) * stride + columns;
+    }
+
+    template <typename T, class TYPE>
+    const T* OperandData(const canopy::kernel::matmul::Operand<T>& op, const GlobalTensor<T>& gm,
+                         const LocalTensor<T>& local, int64_t extent, const char* api, const char* role) const {
+        if (op.local) {
+            canopy::kernel::ascendc::require_elements(local, extent, api, role);
+            const bool l1 = local.memory() == Hardware::L1;
+            canopy::kernel::ascendc::issue(l1 ? canopy::kernel::Pipe::MTE1 : canopy::kernel::Pipe::MTE3, api,
+                                           canopy::kernel::ascendc::reads(local, uint64_t(canopy::kernel::matmul::bytes_of<T>(extent))));
+            return local.GetPhyAddr();
+        }
+        return gm.CheckedSpan(0, uint64_t(extent), false, api);
+    }
+
+    // The product into scratch().c (singleM_ x singleN_, Acc), bias added.
+    void Compute(const char* api) {
+        RequireReady(api);
+        const int64_t m = singleM_, n = singleN_, k = singleK_;
+        auto& s = canopy::kernel::matmul::scratch<Acc>();
+        const int64_t extentA =
+            Extent(A_TYPE::format, a_.transposed, m, k, StrideA(), a_.transposed ? orgKa_ : orgM_,
+                   a_.transposed ? orgM_ : orgKa_, canopy::kernel::matmul::c0_of<SrcAT>());
+        const int64_t extentB =
+            Extent(B_TYPE::format, b_.transposed, k, n, StrideB(), b_.transposed ? orgN_ : orgKb_,
+                   b_.transposed ? orgKb_ : orgN_, canopy::kernel::matmul::c0_of<SrcBT>());
+        const SrcAT* a = OperandData<SrcAT, A_TYPE>(a_, a_gm_, a_local_, extentA, api, "A");
+        const SrcBT* b = OperandData<SrcBT, B_TYPE>(b_, b_gm_, b_local_, extentB, api, "B");
+        // NZ operands: the stored matrix is (transposed ? columns : rows) high.
+        canopy::kernel::matmul::densify<Acc>(s.a, a, A_TYPE::format, a_.transposed, m, k, StrideA(),
+                                             a_.transposed ? orgKa_ : orgM_);
+        canopy::kernel::matmul::densify<Acc>(s.b, b, B_TYPE::format, b_.transposed, k, n, StrideB(),
+                                             b_.transposed ? orgN_ : orgKb_);
+        s.c.resize(m, n);
+        s.c.noalias() = s.a * s.b;
+        AddBias(s.c, api);
+        computed_ = true;
+    }
+
+    template <class Matrix>
+    void AddBias(Matrix& c, const char* api) const {
+        if (!hasBias_) return;
+        const int64_t n = c.cols();
+        const BiasT* bias;
+        if (bias_local_set_) {
+            canopy::kernel::ascendc::require_elements(bias_local_, n, api, "bias");
+            canopy::kernel::ascendc::issue(canopy::kernel::Pipe::MTE3, api,
+                                           canopy::kernel::ascendc::reads(bias_local_, uint64_t(n) * sizeof(BiasT)));
+            bias = bias_local_.GetPhyAddr();
+        } else {
+            bias = bias_gm_.CheckedSpan(0, uint64_t(n), false, api);
+        }
+        for (int64_t j = 0; j < n; ++j) {
+            c.col(j).array() += static_cast<typename Matrix::Scalar>(canopy::kernel::matmul::as_float(bias[j]));
+        }
+    }
+
+    // The fixpipe's conversion of one accumulator of column `column`.
+    DstT Convert(Acc value, int64_t column) const {
+        using namespace canopy::kernel::ascendc;
+        constexpr bool same = std::is_same_v<DstT, Acc>;
+        constexpr bool quantizes = (std::is_same_v<Acc, int32_t> && !std::is_same_v<DstT, int32_t>) ||
+                                   (std::is_same_v<Acc, float> &&
+                                    (std::is_same_v<DstT, int8_t> || std::is_same_v<DstT, uint8_t>));
+        if constexpr (same) {
+            return MM_CFG.enableRelu ? std::max(value, Acc(0)) : value;
+        } else if constexpr (quantizes) {
+            FixpipeMove f;
+            const bool vector = quantVector_ != nullptr;
+            if constexpr (std::is_same_v<Acc, int32_t>) {
+                f.quant = std::is_same_v<DstT, half> ? (vector ? VDEQF16 : DEQF16) : (vector ? VREQ8 : REQ8);
+            } else {
+                f.quant = vector ? VQF322B8_PRE : QF322B8_PRE;
+            }
+            f.relu = MM_CFG.enableRelu;
+            const uint64_t word = vector ? quantVector_[column] : quantScalar_;
+            return fixpipe_convert<DstT, Acc>(value, f, word);
+        } else {
+            const float x = float(value);
+            return DstT(MM_CFG.enableRelu ? std::max(x, 0.0f) : x);
+        }
+    }
+
+    void RequireQuant(const char* api, int64_t column_end) const {
+        constexpr bool quantizes = (std::is_same_v<Acc, int32_t> && !std::is_same_v<DstT, int32_t>) ||
+                                   (std::is_same_v<Acc, float> &&
+                                    (std::is_same_v<DstT, int8_t> || std::is_same_v<DstT, uint8_t>));
+        if constexpr (quantizes) {
+            if (!quantSet_) [[unlikely]] {
+                fail_misuse(api, "C's type needs the result quantized: call SetQuantScalar or SetQuantVector first");
+            }
+            if (quantVector_ != nullptr && !quantVectorLocal_) {
+                quantVectorGm_.CheckedSpan(0, uint64_t(column_end), false, api);
+            }
+        }
+    }
+
+    // Rows [row, row + rows) x columns [column, column + columns) of the product into `gm`: at their
+    // place in C (ND rows `stride` apart, or NZ), or packed from gm's start (sequential).
+    void WriteGm(const GlobalTensor<DstT>& gm, int64_t row, int64_t column, int64_t rows, int64_t columns,
+                 int64_t stride, uint8_t enAtomic, const char* api, bool sequential) const {
+        RequireQuant(api, column + columns);
+        const Dense& c = canopy::kernel::matmul::scratch<Acc>().c;
+        const int64_t r0 = sequential ? 0 : row, c0 = sequential ? 0 : column;
+        if (C_TYPE::format == CubeFormat::NZ) {
+            constexpr int64_t width = sizeof(DstT) == 4 ? 16 : 32 / int64_t(sizeof(DstT));
+            const int64_t height = sequential ? (rows + 15) / 16 * 16 : (orgM_ + 15) / 16 * 16;
+            auto index = [&](int64_t r, int64_t col) { return (col / width) * height * width + r * width + col % width; };
+            const int64_t last = index(r0 + rows - 1, c0 + columns - 1);
+            const int64_t first = index(r0, c0);
+            DstT* out = gm.CheckedSpan(0, uint64_t(std::max(last, first) + 1), true, api);
+            for (int64_t r = 0; r < rows; ++r) {
+                for (int64_t j = 0; j < columns; ++j) {
+                    DstT v = Convert(c(row + r, column + j), column + j);
+                    DstT& o = out[index(r0 + r, c0 + j)];
+                    o = enAtomic ? DstT(float(o) + float(v)) : v;
+                }
+            }
+            return;
+        }
+        const int64_t offset = r0 * stride + c0;
+        DstT* out = gm.CheckedSpan(uint64_t(offset), uint64_t((rows - 1) * stride + columns), true, api);
+        for (int64_t r = 0; r < rows; ++r) {
+            DstT* line = out + r * stride;
+            for (int64_t j = 0; j < columns; ++j) {
+                const DstT v = Convert(c(row + r, column + j), column + j);
+                if (enAtomic) {
+                    if constexpr (std::is_same_v<DstT, half> || std::is_same_v<DstT, bfloat16_t>) {
+                        line[j] = DstT(float(line[j]) + float(v));
+                    } else {
+                        line[j] = DstT(line[j] + v);
+                    }
+                } else {
+                    line[j] = v;
+                }
+            }
+        }
+    }
+
+    // The block into a local tensor, ND rows of `stride` elements (NZ of 16-row fractal columns
+    // when C's format is NZ).
+    void WriteLocal(const LocalTensor<DstT>& dst, int64_t row, int64_t column, int64_t rows, int64_t columns,
+                    int64_t stride, uint8_t enAtomic, const char* api) const {
+        RequireQuant(api, column + columns);
+        const Dense& c = canopy::kernel::matmul::scratch<Acc>().c;
+        constexpr int64_t width = sizeof(DstT) == 4 ? 16 : 32 / int64_t(sizeof(DstT));
+        const bool nz = C_TYPE::format == CubeFormat::NZ;
+        const int64_t height = (rows + 15) / 16 * 16;
+        const int64_t extent = nz ? ((columns + width - 1) / width) * height * width : (rows - 1) * stride + columns;
+        canopy::kernel::ascendc::require_elements(dst, extent, api, "C (the block written)");
+        canopy::kernel::ascendc::issue(canopy::kernel::Pipe::MTE2, api,
+                                       canopy::kernel::ascendc::writes(dst, uint64_t(extent) * sizeof(DstT)));
+        DstT* out = dst.GetPhyAddr();
+        for (int64_t r = 0; r < rows; ++r) {
+            for (int64_t j = 0; j < columns; ++j) {
+                const DstT v = Convert(c(row + r, column + j), column + j);
+                DstT& o = out[nz ? (j / width) * height * width + r * width + j % width : r * stride + j];
+                o = enAtomic ? DstT(float(o) + float(v)) : v;
+            }
+        }
+    }
+
+    // float x float -> float ND from GM to GM: the GEMM writes C in place.
+    bool TryDirectFloat(const GlobalTensor<DstT>& gm, uint8_t enAtomic, bool sequential, const char* api) {
+        if constexpr (std::is_same_v<SrcAT, float> && std::is_same_v<SrcBT, float> && std::is_same_v<DstT, float> &&
+                      A_TYPE::format == CubeFormat::ND && B_TYPE::format == CubeFormat::ND &&
+                      C_TYPE::format == CubeFormat::ND && !MM_CFG.enableRelu) {
+            if (enAtomic != 0 || a_.local || b_.local) return false;
+            RequireReady(api);
+            const int64_t m = singleM_, n = singleN_, k = singleK_;
+            const int64_t strideC = sequential ? n : orgKc_;
+            const float* a = a_gm_.CheckedSpan(0, uint64_t(Extent(CubeFormat::ND, a_.transposed, m, k, StrideA(), 0, 0, 8)),
+                                               false, api);
+            const float* b = b_gm_.CheckedSpan(0, uint64_t(Extent(CubeFormat::ND, b_.transposed, k, n, StrideB(), 0, 0, 8)),
+                                               false, api);
+            float* c = gm.CheckedSpan(0, uint64_t((m - 1) * strideC + n), true, api);
+            using Row = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+            using Col = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::ColMajor>;
+            using Stride = Eigen::OuterStride<>;
+            Eigen::Map<Row, 0, Stride> out(c, m, n, Stride(strideC));
+            auto run = [&](const auto& lhs, const auto& rhs) { out.noalias() = lhs * rhs; };
+            auto withB = [&](const auto& lhs) {
+                if (b_.transposed) {
+                    run(lhs, Eigen::Map<const Col, 0, Stride>(b, k, n, Stride(StrideB())));
+                } else {
+                    run(lhs, Eigen::Map<const Row, 0, Stride>(b, k, n, Stride(StrideB())));
+                }
+            };
+            if (a_.transposed) {
+                withB(Eigen::Map<const Col, 0, Stride>(a, m, k, Stride(StrideA())));
+            } else {
+                withB(Eigen::Map<const Row, 0, Stride>(a, m, k, Stride(StrideA())));
+            }
+            AddBias(out, api);
+            computed_ = false;
+            return true;
+        }
+        (void)gm, (void)enAtomic, (void)sequential, (void)api;
+        return false;
+    }
+
+    void RunBatches(const GlobalTensor<DstT>& gm, uint8_t enAtomic, bool enSequentialWrite, uint32_t strideA,
+                    uint32_t strideB, uint32_t strideC) {
+        const char* api = "Matmul::IterateBatch";
+        CheckAtomic(enAtomic, api);
+        RequireReady(api);
+        const int32_t batchA = batchA_ > 0 ? batchA_ : std::max(1, tiling_.BatchNum);
+        const int32_t batchB = batchB_ > 0 ? batchB_ : batchA;
+        const int32_t batches = std::max(batchA, batchB);
+        if (batches % batchA != 0 || batches % batchB != 0) [[unlikely]] {
+            fail_misuse(api, "batchA ", batchA, " and batchB ", batchB, " must divide the larger one");
+        }
+        const int64_t m = singleM_, n = singleN_, k = singleK_;
+        // Matrix distances: NORMAL layout, consecutive matrices; BSNGD, the rows of one matrix are
+        // N*G*D apart and its batches D apart.
+        const bool bsngdA = A_TYPE::layout == LayoutMode::BSNGD;
+        const bool bsngdB = B_TYPE::layout == LayoutMode::BSNGD;
+        const bool bsngdC = C_TYPE::layout == LayoutMode::BSNGD;
+        const int64_t aMatrix = strideA != 0 ? strideA : (bsngdA ? int64_t(tiling_.ALayoutInfoD) : int64_t(orgM_) * orgKa_);
+        const int64_t bMatrix = strideB != 0 ? strideB : (bsngdB ? int64_t(tiling_.BLayoutInfoD) : int64_t(orgKb_) * orgN_);
+        const int64_t cMatrix = strideC != 0 ? strideC : (bsngdC ? int64_t(tiling_.CLayoutInfoS2) : int64_t(orgM_) * orgN_);
+        const auto saveA = a_;
+        const auto saveB = b_;
+        const int64_t saveKa = orgKa_, saveKb = orgKb_, saveM = orgM_, saveN = orgN_, saveKc = orgKc_;
+        if (bsngdA) {
+            const int64_t row = int64_t(tiling_.ALayoutInfoN) * tiling_.ALayoutInfoG * tiling_.ALayoutInfoD;
+            if (a_.transposed) orgM_ = int32_t(row); else orgKa_ = int32_t(row);
+        }
+        if (bsngdB) {
+            const int64_t row = int64_t(tiling_.BLayoutInfoN) * tiling_.BLayoutInfoG * tiling_.BLayoutInfoD;
+            if (b_.transposed) orgKb_ = int32_t(row); else orgN_ = int32_t(row);
+        }
+        if (bsngdC) orgKc_ = int32_t(int64_t(tiling_.CLayoutInfoN) * tiling_.CLayoutInfoG * tiling_.CLayoutInfoS2);
+        const GlobalTensor<SrcAT> baseA = a_gm_;
+        const GlobalTensor<SrcBT> baseB = b_gm_;
+        const LocalTensor<SrcAT> baseLocalA = a_local_;
+        const LocalTensor<SrcBT> baseLocalB = b_local_;
+        const GlobalTensor<BiasT> baseBias = bias_gm_;
+        for (int32_t i = 0; i < batches; ++i) {
+            const int64_t ia = i / (batches / batchA), ib = i / (batches / batchB);
+            if (a_.local) {
+                a_local_ = baseLocalA[uint32_t(ia * aMatrix)];
+                a_.data = a_local_.GetPhyAddr();
+            } else {
+                a_gm_ = baseA[uint64_t(ia * aMatrix)];
+                a_.data = a_gm_.GetPhyAddr();
+            }
+            if (b_.local) {
+                b_local_ = baseLocalB[uint32_t(ib * bMatrix)];
+                b_.data = b_local_.GetPhyAddr();
+            } else {
+                b_gm_ = baseB[uint64_t(ib * bMatrix)];
+                b_.data = b_gm_.GetPhyAddr();
+            }
+            if (hasBias_ && !bias_local_set_ && MM_CFG.isBiasBatch) bias_gm_ = baseBias[uint64_t(i) * n];
+            Compute(api);
+            const int64_t cOffset = enSequentialWrite ? int64_t(i) * m * n : int64_t(i) * cMatrix;
+            WriteGm(gm[uint64_t(cOffset)], 0, 0, m, n, enSequentialWrite ? n : orgKc_, enAtomic, api, enSequentialWrite);
+        }
+        a_gm_ = baseA;
+        b_gm_ = baseB;
+        a_local_ = baseLocalA;
+        b_local_ = baseLocalB;
+        bias_gm_ = baseBias;
+        a_ = saveA;
+        b_ = saveB;
+        orgKa_ = int32_t(saveKa);
+        orgKb_ = int32_t(saveKb);
+        orgM_ = int32_t(saveM);
+        orgN_ = int32_t(saveN);
+        orgKc_ = int32_t(saveKc);
+        computed_ = false;
+    }
+
+    TCubeTiling tiling_{};
+    bool initialised_ = false;
+    bool reserved_ = false;
+    int32_t orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0, orgKc_ = 0;
+    int32_t singleM_ = 0, singleN_ = 0, singleK_ = 0;
+    canopy::kernel::matmul::Operand<SrcAT> a_;
+    canopy::kernel::matmul::Operand<SrcBT> b_;
+    GlobalTensor<SrcAT> a_gm_;
+    GlobalTensor<SrcBT> b_gm_;
+    LocalTensor<SrcAT> a_local_;
+    LocalTensor<SrcBT> b_local_;
+    GlobalTensor<BiasT> bias_gm_;
+    LocalTensor<BiasT> bias_local_;
+    const BiasT* bias_ = nullptr;
+    bool bias_local_set_ = false;
+    bool hasBias_ = false;
+    uint64_t quantScalar_ = 0;
+    const uint64_t* quantVector_ = nullptr;
+    GlobalTensor<uint64_t> quantVectorGm_;
+    bool quantVectorLocal_ = false;
+    bool quantSet_ = false;
+    int32_t batchA_ = 0, batchB_ = 0;
+    bool computed_ = false;
+    int64_t iterated_ = 0;
+    int64_t current_ = -1;
+    bool hf32_ = false;
+    uint8_t subBlockIdx_ = 0;
+    uint64_t selfDefineData_ = 0;
+    uint64_t userDefInfo_ = 0;
+    const void* workspace_ = nullptr;
+    int64_t workspaceBytes_ = 0;
+    LocalTensor<uint8_t> localWorkspace_;
+};
+
+}  // namespace AscendC
