@@ -375,7 +375,10 @@ public:
 
     // batchA x (M x K) and batchB x (K x N) matrices, consecutive in GM (NORMAL layout) or
     // interleaved as the BSNGD layout of the tiling says; C gets max(batchA, batchB) products.
-    __aicore__ inline void IterateBatch(const GlobalTensor<DstT>& gm, bool enPartialSum, uint8_t enAtomic,
+    // The cube-side form (enPartialSum first; only a real bool selects it) and the client form
+    // (batch counts first), as CANN's MatmulImpl and MatmulClient spell them.
+    template <class PartialSum, std::enable_if_t<std::is_same_v<PartialSum, bool>, int> = 0>
+    __aicore__ inline void IterateBatch(const GlobalTensor<DstT>& gm, PartialSum enPartialSum, uint8_t enAtomic,
                                         bool enSequentialWrite, const uint32_t matrixStrideA = 0,
                                         const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0) {
         (void)enPartialSum;
@@ -383,10 +386,12 @@ public:
     }
     __aicore__ inline void IterateBatch(const GlobalTensor<DstT>& gm, uint32_t batchA, uint32_t batchB,
                                         bool enSequentialWrite, const uint32_t matrixStrideA = 0,
-                                        const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0) {
+                                        const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
+                                        const bool enPartialSum = false, const uint8_t enAtomic = 0) {
+        (void)enPartialSum;
         batchA_ = int32_t(batchA);
         batchB_ = int32_t(batchB);
-        RunBatches(gm, 0, enSequentialWrite, matrixStrideA, matrixStrideB, matrixStrideC);
+        RunBatches(gm, enAtomic, enSequentialWrite, matrixStrideA, matrixStrideB, matrixStrideC);
     }
 
     __aicore__ inline void End() {
@@ -759,7 +764,7 @@ private:
         if (batches % batchA != 0 || batches % batchB != 0) [[unlikely]] {
             fail_misuse(api, "batchA ", batchA, " and batchB ", batchB, " must divide the larger one");
         }
-        const int64_t m = singleM_, n = singleN_, k = singleK_;
+        const int64_t m = singleM_, n = singleN_;
         // Matrix distances: NORMAL layout, consecutive matrices; BSNGD, the rows of one matrix are
         // N*G*D apart and its batches D apart.
         const bool bsngdA = A_TYPE::layout == LayoutMode::BSNGD;
