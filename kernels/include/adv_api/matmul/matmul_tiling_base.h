@@ -12,8 +12,8 @@
 //     first) until baseM x baseN accumulators fit L0C;
 //   - baseK: the largest multiple of the K alignment (16 elements; 32 for int8, 64 for int4) whose
 //     A and B blocks fit half of L0A and half of L0B, at most the core's K rounded up;
-//   - stepM = stepN = 1, stepKa = stepKb: the most K blocks (up to the whole K) whose double
-//     buffers of A and B (and the bias row) fit L1; depthA1 = 2 stepKa, depthB1 = 2 stepKb when
+//   - stepM = stepN = 1, stepKa = stepKb: the most K blocks (up to 4) whose double buffers of A
+//     and B (and the bias row) fit half of L1; depthA1 = 2 stepKa, depthB1 = 2 stepKb when
 //     they fit twice, else stepKa and stepKb;
 //   - dbL0A = dbL0B = 2, dbL0C = 2 when two accumulator blocks fit L0C, else 1.
 // The kernel side (adv_api/matmul/matmul_impl.h) checks the same limits on whatever tiling it
@@ -594,8 +594,12 @@ protected:
         auto l1Bytes = [&](int32_t s, int32_t d) {
             return (aInL1 ? 0 : aBlock * s * d) + (bInL1 ? 0 : bBlock * s * d) + bias;
         };
-        while (step > 1 && l1Bytes(step, 2) > l1) --step;
-        if (l1Bytes(step, 2) > l1) depth = 1;
+        // At most 4 K blocks per load and half of L1 per Matmul, as CANN's tilings leave room for
+        // a second Matmul object or the kernel's own L1 buffers.
+        step = std::min(step, 4);
+        const int64_t budget = std::max<int64_t>(l1 / 2, l1Bytes(1, 1));
+        while (step > 1 && l1Bytes(step, 2) > budget) --step;
+        if (l1Bytes(step, 2) > budget) depth = 1;
         if (l1Bytes(step, depth) > l1) {
             Report("one base block of A and B does not fit L1");
             return false;
