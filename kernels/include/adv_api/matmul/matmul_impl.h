@@ -657,7 +657,9 @@ private:
         const Dense& c = canopy::kernel::matmul::scratch<Acc>().c;
         const int64_t r0 = sequential ? 0 : row, c0 = sequential ? 0 : column;
         if (C_TYPE::format == CubeFormat::NZ) {
-            constexpr int64_t width = sizeof(DstT) == 4 ? 16 : 32 / int64_t(sizeof(DstT));
+            // Fractal columns: 16 wide for 4-byte results (8 with channel split), else 32 bytes.
+            constexpr int64_t width =
+                sizeof(DstT) == 4 ? (MM_CFG.isEnableChannelSplit ? 8 : 16) : 32 / int64_t(sizeof(DstT));
             const int64_t height = sequential ? (rows + 15) / 16 * 16 : (orgM_ + 15) / 16 * 16;
             auto index = [&](int64_t r, int64_t col) { return (col / width) * height * width + r * width + col % width; };
             const int64_t last = index(r0 + rows - 1, c0 + columns - 1);
