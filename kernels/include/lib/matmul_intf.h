@@ -45,7 +45,8 @@ __aicore__ inline void InitCurObj(TPipe*) {}
 template <class Obj, class Tiling, class... Rest>
 __aicore__ inline void InitCurObj(TPipe* tpipe, Obj& obj, Tiling tiling, Rest&&... rest) {
     obj.SetSubBlockIdx(uint8_t(GetSubBlockIdx()));
-    if (tiling != nullptr) obj.Init(reinterpret_cast<const TCubeTiling*>(tiling), tpipe);
+    // A null tiling is a constant tiling's (MM_CFG a MatmulApiStaticTiling); Init says otherwise.
+    obj.Init(reinterpret_cast<const TCubeTiling*>(tiling), tpipe);
     InitCurObj(tpipe, rest...);
 }
 

@@ -136,9 +136,107 @@ inline void densify(Dense<Acc>& out, const T* base, CubeFormat format, bool tran
     }
 }
 
+template <class Config>
+inline constexpr bool is_static_tiling = std::is_same_v<std::decay_t<Config>, MatmulApiStaticTiling>;
+
+__aicore__ constexpr MatmulConfig config_of(const MatmulConfig& config) { return config; }
+__aicore__ constexpr MatmulConfig config_of(const MatmulApiStaticTiling& tiling) { return tiling.cfg; }
+
+// The TCubeTiling of a constant tiling (fields it leaves at -1 become 0 or 1 where a count).
+__aicore__ inline TCubeTiling to_tiling(const MatmulApiStaticTiling& s) {
+    TCubeTiling t;
+#define CANOPY_STATIC_TILING_FIELD(name) t.name = s.name;
+    // Every field but the batch split (batchM / batchN / singleBatchM / singleBatchN), which a
+    // constant tiling does not carry.
+    CANOPY_STATIC_TILING_FIELD(usedCoreNum) CANOPY_STATIC_TILING_FIELD(M) CANOPY_STATIC_TILING_FIELD(N)
+    CANOPY_STATIC_TILING_FIELD(Ka) CANOPY_STATIC_TILING_FIELD(Kb) CANOPY_STATIC_TILING_FIELD(singleCoreM)
+    CANOPY_STATIC_TILING_FIELD(singleCoreN) CANOPY_STATIC_TILING_FIELD(singleCoreK) CANOPY_STATIC_TILING_FIELD(baseM)
+    CANOPY_STATIC_TILING_FIELD(baseN) CANOPY_STATIC_TILING_FIELD(baseK) CANOPY_STATIC_TILING_FIELD(depthA1)
+    CANOPY_STATIC_TILING_FIELD(depthB1) CANOPY_STATIC_TILING_FIELD(stepM) CANOPY_STATIC_TILING_FIELD(stepN)
+    CANOPY_STATIC_TILING_FIELD(isBias) CANOPY_STATIC_TILING_FIELD(transLength) CANOPY_STATIC_TILING_FIELD(iterateOrder)
+    CANOPY_STATIC_TILING_FIELD(shareMode) CANOPY_STATIC_TILING_FIELD(shareL1Size) CANOPY_STATIC_TILING_FIELD(shareL0CSize)
+    CANOPY_STATIC_TILING_FIELD(shareUbSize) CANOPY_STATIC_TILING_FIELD(stepKa) CANOPY_STATIC_TILING_FIELD(stepKb)
+    CANOPY_STATIC_TILING_FIELD(depthAL1CacheUB) CANOPY_STATIC_TILING_FIELD(depthBL1CacheUB) CANOPY_STATIC_TILING_FIELD(dbL0A)
+    CANOPY_STATIC_TILING_FIELD(dbL0B) CANOPY_STATIC_TILING_FIELD(dbL0C) CANOPY_STATIC_TILING_FIELD(ALayoutInfoB)
+    CANOPY_STATIC_TILING_FIELD(ALayoutInfoS) CANOPY_STATIC_TILING_FIELD(ALayoutInfoN) CANOPY_STATIC_TILING_FIELD(ALayoutInfoG)
+    CANOPY_STATIC_TILING_FIELD(ALayoutInfoD) CANOPY_STATIC_TILING_FIELD(BLayoutInfoB) CANOPY_STATIC_TILING_FIELD(BLayoutInfoS)
+    CANOPY_STATIC_TILING_FIELD(BLayoutInfoN) CANOPY_STATIC_TILING_FIELD(BLayoutInfoG) CANOPY_STATIC_TILING_FIELD(BLayoutInfoD)
+    CANOPY_STATIC_TILING_FIELD(CLayoutInfoB) CANOPY_STATIC_TILING_FIELD(CLayoutInfoS1) CANOPY_STATIC_TILING_FIELD(CLayoutInfoN)
+    CANOPY_STATIC_TILING_FIELD(CLayoutInfoG) CANOPY_STATIC_TILING_FIELD(CLayoutInfoS2) CANOPY_STATIC_TILING_FIELD(BatchNum)
+    CANOPY_STATIC_TILING_FIELD(mxTypePara)
+#undef CANOPY_STATIC_TILING_FIELD
+    auto fix = [](int32_t& value, int32_t unset) {
+        if (value < 0) value = unset;
+    };
+    fix(t.usedCoreNum, 1);
+    fix(t.stepM, 1);
+    fix(t.stepN, 1);
+    fix(t.stepKa, 1);
+    fix(t.stepKb, 1);
+    fix(t.depthA1, 1);
+    fix(t.depthB1, 1);
+    fix(t.dbL0A, 1);
+    fix(t.dbL0B, 1);
+    fix(t.dbL0C, 1);
+    fix(t.iterateOrder, 0);
+    fix(t.isBias, 0);
+    fix(t.BatchNum, 1);
+    int32_t* all = reinterpret_cast<int32_t*>(&t);
+    for (size_t i = 0; i < sizeof(t) / sizeof(int32_t); ++i) {
+        if (all[i] < 0) all[i] = 0;
+    }
+    return t;
+}
+
 }  // namespace canopy::kernel::matmul
 
 namespace AscendC {
+
+// A constant tiling for a MatmulConfig that fixes singleCoreM / N / K and basicM / N / K (the shape
+// itself is given later by SetOrgShape): Canopy's rule of the host tiling, at compile time (up to 4
+// K blocks per load, double-buffered, within half of `l1Size`).
+template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE>
+__aicore__ constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig& mmCFG,
+                                                              int32_t l1Size = int32_t(TOTAL_L1_SIZE)) {
+    MatmulApiStaticTiling tiling;
+    tiling.cfg = mmCFG;
+    if (mmCFG.basicM == 0 || mmCFG.basicN == 0 || mmCFG.basicK == 0) return tiling;
+    using A = typename A_TYPE::T;
+    using B = typename B_TYPE::T;
+    const int64_t aBlock = canopy::kernel::matmul::bytes_of<A>(int64_t(mmCFG.basicM) * mmCFG.basicK);
+    const int64_t bBlock = canopy::kernel::matmul::bytes_of<B>(int64_t(mmCFG.basicN) * mmCFG.basicK);
+    tiling.baseM = int32_t(mmCFG.basicM);
+    tiling.baseN = int32_t(mmCFG.basicN);
+    tiling.baseK = int32_t(mmCFG.basicK);
+    tiling.dbL0A = aBlock * 2 <= int64_t(TOTAL_L0A_SIZE) ? 2 : 1;
+    tiling.dbL0B = bBlock * 2 <= int64_t(TOTAL_L0B_SIZE) ? 2 : 1;
+    tiling.dbL0C = int64_t(mmCFG.basicM) * mmCFG.basicN * 4 * 2 <= int64_t(TOTAL_L0C_SIZE) ? 2 : 1;
+    tiling.isBias = mmCFG.enableSetBias ? 1 : 0;
+    if (mmCFG.singleCoreM == 0 || mmCFG.singleCoreN == 0 || mmCFG.singleCoreK == 0) return tiling;
+    tiling.usedCoreNum = 1;
+    tiling.M = int32_t(mmCFG.singleCoreM);
+    tiling.N = int32_t(mmCFG.singleCoreN);
+    tiling.Ka = int32_t(mmCFG.singleCoreK);
+    tiling.Kb = int32_t(mmCFG.singleCoreK);
+    tiling.singleCoreM = int32_t(mmCFG.singleCoreM);
+    tiling.singleCoreN = int32_t(mmCFG.singleCoreN);
+    tiling.singleCoreK = int32_t(mmCFG.singleCoreK);
+    const int32_t kBlocks = int32_t((mmCFG.singleCoreK + mmCFG.basicK - 1) / mmCFG.basicK);
+    int32_t step = kBlocks < 4 ? kBlocks : 4;
+    const int64_t bias = mmCFG.enableSetBias ? int64_t(mmCFG.basicN) * 4 : 0;
+    while (step > 1 && (aBlock + bBlock) * step * 2 + bias > l1Size / 2) --step;
+    tiling.stepM = 1;
+    tiling.stepN = 1;
+    tiling.stepKa = step;
+    tiling.stepKb = step;
+    tiling.depthA1 = step * 2;
+    tiling.depthB1 = step * 2;
+    tiling.iterateOrder = 0;
+    tiling.shareMode = 0;
+    tiling.transLength = 0;
+    tiling.BatchNum = 1;
+    return tiling;
+}
 
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
           class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>, typename MM_POLICY = void>
@@ -156,6 +254,9 @@ public:
     static_assert(std::is_same_v<L0cT, canopy::kernel::matmul::Accumulator<SrcBT>>,
                   "Matmul's A and B accumulate into the same type");
 
+    // The configuration: MM_CFG itself, or the cfg of a constant tiling (MatmulApiStaticTiling).
+    static constexpr MatmulConfig kCfg = canopy::kernel::matmul::config_of(MM_CFG);
+
     __aicore__ inline MatmulImpl() {}
 
     // Takes the tiling (copied) and checks it against the shapes and the cube's memories; reserves
@@ -164,8 +265,14 @@ public:
         const char* api = "Matmul::Init";
         static_assert(MM_CB::DataCopyOutPtr == nullptr && MM_CB::CopyA1Ptr == nullptr && MM_CB::CopyB1Ptr == nullptr,
                       "Matmul callbacks (MatmulCallBackFunc with functions) are not modelled by Canopy");
-        if (cubeTiling == nullptr) [[unlikely]] fail_misuse(api, "the tiling is a null pointer");
-        tiling_ = *cubeTiling;
+        if (cubeTiling != nullptr) {
+            tiling_ = *cubeTiling;
+        } else if constexpr (canopy::kernel::matmul::is_static_tiling<decltype(MM_CFG)>) {
+            // A constant tiling: its fields, the shape completed by SetOrgShape / SetTail.
+            tiling_ = canopy::kernel::matmul::to_tiling(MM_CFG);
+        } else {
+            fail_misuse(api, "the tiling is a null pointer (and MM_CFG is no constant tiling)");
+        }
         CheckTiling(api);
         orgM_ = tiling_.M;
         orgN_ = tiling_.N;
@@ -516,8 +623,8 @@ private:
     int64_t MIter() const { return (singleM_ + tiling_.baseM - 1) / tiling_.baseM; }
     int64_t NIter() const { return (singleN_ + tiling_.baseN - 1) / tiling_.baseN; }
     bool OrderN() const {
-        if constexpr (MM_CFG.iterateOrder != IterateOrder::UNDEF) {
-            return MM_CFG.iterateOrder == IterateOrder::ORDER_N;
+        if constexpr (kCfg.iterateOrder != IterateOrder::UNDEF) {
+            return kCfg.iterateOrder == IterateOrder::ORDER_N;
         }
         return tiling_.iterateOrder == 1;
     }
@@ -617,7 +724,7 @@ private:
                                    (std::is_same_v<Acc, float> &&
                                     (std::is_same_v<DstT, int8_t> || std::is_same_v<DstT, uint8_t>));
         if constexpr (same) {
-            return MM_CFG.enableRelu ? std::max(value, Acc(0)) : value;
+            return kCfg.enableRelu ? std::max(value, Acc(0)) : value;
         } else if constexpr (quantizes) {
             FixpipeMove f;
             const bool vector = quantVector_ != nullptr;
@@ -626,12 +733,12 @@ private:
             } else {
                 f.quant = vector ? VQF322B8_PRE : QF322B8_PRE;
             }
-            f.relu = MM_CFG.enableRelu;
+            f.relu = kCfg.enableRelu;
             const uint64_t word = vector ? quantVector_[column] : quantScalar_;
             return fixpipe_convert<DstT, Acc>(value, f, word);
         } else {
             const float x = float(value);
-            return DstT(MM_CFG.enableRelu ? std::max(x, 0.0f) : x);
+            return DstT(kCfg.enableRelu ? std::max(x, 0.0f) : x);
         }
     }
 
@@ -659,7 +766,7 @@ private:
         if (C_TYPE::format == CubeFormat::NZ) {
             // Fractal columns: 16 wide for 4-byte results (8 with channel split), else 32 bytes.
             constexpr int64_t width =
-                sizeof(DstT) == 4 ? (MM_CFG.isEnableChannelSplit ? 8 : 16) : 32 / int64_t(sizeof(DstT));
+                sizeof(DstT) == 4 ? (kCfg.isEnableChannelSplit ? 8 : 16) : 32 / int64_t(sizeof(DstT));
             const int64_t height = sequential ? (rows + 15) / 16 * 16 : (orgM_ + 15) / 16 * 16;
             auto index = [&](int64_t r, int64_t col) { return (col / width) * height * width + r * width + col % width; };
             const int64_t last = index(r0 + rows - 1, c0 + columns - 1);
@@ -674,8 +781,18 @@ private:
             }
             return;
         }
+        // ND_ALIGN: rows padded to 32 bytes, the padding of the last columns written as zeros.
+        constexpr int64_t align = 32 / int64_t(sizeof(DstT));
+        int64_t padded = columns;
+        if (C_TYPE::format == CubeFormat::ND_ALIGN) {
+            if (!sequential) stride = (stride + align - 1) / align * align;
+            if (column + columns == singleN_) padded = (columns + align - 1) / align * align;
+        }
         const int64_t offset = r0 * stride + c0;
-        DstT* out = gm.CheckedSpan(uint64_t(offset), uint64_t((rows - 1) * stride + columns), true, api);
+        DstT* out = gm.CheckedSpan(uint64_t(offset), uint64_t((rows - 1) * stride + padded), true, api);
+        for (int64_t r = 0; r < rows && padded > columns; ++r) {
+            for (int64_t j = columns; j < padded; ++j) out[r * stride + j] = DstT(0);
+        }
         for (int64_t r = 0; r < rows; ++r) {
             DstT* line = out + r * stride;
             for (int64_t j = 0; j < columns; ++j) {
@@ -720,7 +837,7 @@ private:
     bool TryDirectFloat(const GlobalTensor<DstT>& gm, uint8_t enAtomic, bool sequential, const char* api) {
         if constexpr (std::is_same_v<SrcAT, float> && std::is_same_v<SrcBT, float> && std::is_same_v<DstT, float> &&
                       A_TYPE::format == CubeFormat::ND && B_TYPE::format == CubeFormat::ND &&
-                      C_TYPE::format == CubeFormat::ND && !MM_CFG.enableRelu) {
+                      C_TYPE::format == CubeFormat::ND && !kCfg.enableRelu) {
             if (enAtomic != 0 || a_.local || b_.local) return false;
             RequireReady(api);
             const int64_t m = singleM_, n = singleN_, k = singleK_;
@@ -808,7 +925,7 @@ private:
                 b_gm_ = baseB[uint64_t(ib * bMatrix)];
                 b_.data = b_gm_.GetPhyAddr();
             }
-            if (hasBias_ && !bias_local_set_ && MM_CFG.isBiasBatch) bias_gm_ = baseBias[uint64_t(i) * n];
+            if (hasBias_ && !bias_local_set_ && kCfg.isBiasBatch) bias_gm_ = baseBias[uint64_t(i) * n];
             Compute(api);
             const int64_t cOffset = enSequentialWrite ? int64_t(i) * m * n : int64_t(i) * cMatrix;
             WriteGm(gm[uint64_t(cOffset)], 0, 0, m, n, enSequentialWrite ? n : orgKc_, enAtomic, api, enSequentialWrite);
