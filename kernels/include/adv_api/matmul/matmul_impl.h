@@ -501,6 +501,56 @@ public:
         RunBatches(gm, enAtomic, enSequentialWrite, matrixStrideA, matrixStrideB, matrixStrideC);
     }
 
+    // batchLoop IterateBatch calls, each on the next batchA / batchB matrices, their results into the
+    // SetWorkspace buffer in C's layout (GetBatchTensorC then hands them out).
+    template <bool sync = true>
+    __aicore__ inline void IterateNBatch(const uint32_t batchLoop, uint32_t batchA, uint32_t batchB,
+                                         bool enSequentialWrite, const uint32_t matrixStrideA = 0,
+                                         const uint32_t matrixStrideB = 0, const uint32_t matrixStrideC = 0,
+                                         const bool enPartialSum = false, const uint8_t enAtomic = 0) {
+        (void)enPartialSum;
+        const char* api = "Matmul::IterateNBatch";
+        if (workspace_ == nullptr) [[unlikely]] {
+            fail_misuse(api, "SetWorkspace must give the buffer the batches' results go to");
+        }
+        const int64_t batches = std::max(batchA, batchB);
+        GlobalTensor<DstT> out;
+        auto* base = reinterpret_cast<__gm__ DstT*>(const_cast<void*>(workspace_));
+        if (workspaceBytes_ > 0) {
+            out.SetGlobalBuffer(base, uint64_t(workspaceBytes_) / sizeof(DstT));  // bounds-checked
+        } else {
+            out.SetGlobalBuffer(base);
+        }
+        batchA_ = int32_t(batchA);
+        batchB_ = int32_t(batchB);
+        for (uint32_t loop = 0; loop < batchLoop; ++loop) {
+            RunBatches(out, enAtomic, enSequentialWrite, matrixStrideA, matrixStrideB, matrixStrideC,
+                       int64_t(loop) * batchA, int64_t(loop) * batchB, int64_t(loop) * batches, api);
+        }
+        nBatchResults_ = int64_t(batchLoop);
+        nBatchTaken_ = 0;
+    }
+    // The next IterateNBatch result, in the SetWorkspace buffer.
+    template <bool sync = true>
+    __aicore__ inline GlobalTensor<DstT> GetBatchTensorC(uint32_t batchA, uint32_t batchB,
+                                                         bool enSequentialWrite = false) {
+        (void)enSequentialWrite;
+        if (nBatchTaken_ >= nBatchResults_) [[unlikely]] {
+            fail_misuse("Matmul::GetBatchTensorC", "no IterateNBatch result left (", nBatchResults_,
+                        " computed, all taken)");
+        }
+        const int64_t batches = std::max(batchA, batchB);
+        GlobalTensor<DstT> out;
+        out.SetGlobalBuffer(reinterpret_cast<__gm__ DstT*>(const_cast<void*>(workspace_)) +
+                            nBatchTaken_ * batches * int64_t(singleM_) * singleN_);
+        ++nBatchTaken_;
+        return out;
+    }
+    template <bool sync = true>
+    __aicore__ inline GlobalTensor<DstT> GetBatchC(uint32_t batchA, uint32_t batchB, bool enSequentialWrite = false) {
+        return GetBatchTensorC<sync>(batchA, batchB, enSequentialWrite);
+    }
+
     __aicore__ inline void End() {
         computed_ = false;
         iterated_ = 0;
@@ -872,9 +922,16 @@ private:
         return false;
     }
 
+    // Element offset of batch `i` in a BSNGD tensor of layout b x s x n x g x d: batches run over
+    // (b, n, g), the s rows of one matrix are n*g*d apart.
+    static int64_t BsngdOffset(int64_t i, int32_t s, int32_t n, int32_t g, int32_t d) {
+        const int64_t ng = std::max<int64_t>(1, int64_t(n) * g);
+        return (i / ng) * int64_t(s) * ng * d + (i % ng) * d;
+    }
+
     void RunBatches(const GlobalTensor<DstT>& gm, uint8_t enAtomic, bool enSequentialWrite, uint32_t strideA,
-                    uint32_t strideB, uint32_t strideC) {
-        const char* api = "Matmul::IterateBatch";
+                    uint32_t strideB, uint32_t strideC, int64_t firstA = 0, int64_t firstB = 0, int64_t firstC = 0,
+                    const char* api = "Matmul::IterateBatch") {
         CheckAtomic(enAtomic, api);
         RequireReady(api);
         const int32_t batchA = batchA_ > 0 ? batchA_ : std::max(1, tiling_.BatchNum);
@@ -909,25 +966,40 @@ private:
         const LocalTensor<SrcAT> baseLocalA = a_local_;
         const LocalTensor<SrcBT> baseLocalB = b_local_;
         const GlobalTensor<BiasT> baseBias = bias_gm_;
+        auto offsetA = [&](int64_t i) {
+            return bsngdA && strideA == 0 ? BsngdOffset(i, tiling_.ALayoutInfoS, tiling_.ALayoutInfoN, tiling_.ALayoutInfoG,
+                                                         tiling_.ALayoutInfoD)
+                                          : i * aMatrix;
+        };
+        auto offsetB = [&](int64_t i) {
+            return bsngdB && strideB == 0 ? BsngdOffset(i, tiling_.BLayoutInfoS, tiling_.BLayoutInfoN, tiling_.BLayoutInfoG,
+                                                         tiling_.BLayoutInfoD)
+                                          : i * bMatrix;
+        };
+        auto offsetC = [&](int64_t i) {
+            return bsngdC && strideC == 0 ? BsngdOffset(i, tiling_.CLayoutInfoS1, tiling_.CLayoutInfoN, tiling_.CLayoutInfoG,
+                                                         tiling_.CLayoutInfoS2)
+                                          : i * cMatrix;
+        };
         for (int32_t i = 0; i < batches; ++i) {
-            const int64_t ia = i / (batches / batchA), ib = i / (batches / batchB);
+            const int64_t ia = firstA + i / (batches / batchA), ib = firstB + i / (batches / batchB);
             if (a_.local) {
-                a_local_ = baseLocalA[uint32_t(ia * aMatrix)];
+                a_local_ = baseLocalA[uint32_t(offsetA(ia))];
                 a_.data = a_local_.GetPhyAddr();
             } else {
-                a_gm_ = baseA[uint64_t(ia * aMatrix)];
+                a_gm_ = baseA[uint64_t(offsetA(ia))];
                 a_.data = a_gm_.GetPhyAddr();
             }
             if (b_.local) {
-                b_local_ = baseLocalB[uint32_t(ib * bMatrix)];
+                b_local_ = baseLocalB[uint32_t(offsetB(ib))];
                 b_.data = b_local_.GetPhyAddr();
             } else {
-                b_gm_ = baseB[uint64_t(ib * bMatrix)];
+                b_gm_ = baseB[uint64_t(offsetB(ib))];
                 b_.data = b_gm_.GetPhyAddr();
             }
-            if (hasBias_ && !bias_local_set_ && kCfg.isBiasBatch) bias_gm_ = baseBias[uint64_t(i) * n];
+            if (hasBias_ && !bias_local_set_ && kCfg.isBiasBatch) bias_gm_ = baseBias[uint64_t(firstC + i) * n];
             Compute(api);
-            const int64_t cOffset = enSequentialWrite ? int64_t(i) * m * n : int64_t(i) * cMatrix;
+            const int64_t cOffset = enSequentialWrite ? (firstC + i) * m * n : offsetC(firstC + i);
             WriteGm(gm[uint64_t(cOffset)], 0, 0, m, n, enSequentialWrite ? n : orgKc_, enAtomic, api, enSequentialWrite);
         }
         a_gm_ = baseA;
@@ -977,6 +1049,7 @@ private:
     const void* workspace_ = nullptr;
     int64_t workspaceBytes_ = 0;
     LocalTensor<uint8_t> localWorkspace_;
+    int64_t nBatchResults_ = 0, nBatchTaken_ = 0;
 };
 
 }  // namespace AscendC
