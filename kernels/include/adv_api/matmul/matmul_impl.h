@@ -699,8 +699,25 @@ private:
     }
 
     // Strides of the operands as stored: A is M x Ka (Ka x M transposed), B is Kb x N (N x Kb).
-    int64_t StrideA() const { return a_.transposed ? orgM_ : orgKa_; }
-    int64_t StrideB() const { return b_.transposed ? orgKb_ : orgN_; }
+    // A local operand (UB or L1) holds just the core's matrix, its rows 32-byte aligned.
+    template <typename T>
+    static int64_t LocalRow(int64_t elements) {
+        constexpr int64_t c0 = canopy::kernel::matmul::c0_of<T>();
+        return (elements + c0 - 1) / c0 * c0;
+    }
+    int64_t StrideA() const {
+        if (a_.local) return a_.transposed ? LocalRow<SrcAT>(singleM_) : LocalRow<SrcAT>(singleK_);
+        return a_.transposed ? orgM_ : orgKa_;
+    }
+    int64_t StrideB() const {
+        if (b_.local) return b_.transposed ? LocalRow<SrcBT>(singleK_) : LocalRow<SrcBT>(singleN_);
+        return b_.transposed ? orgKb_ : orgN_;
+    }
+    // Rows and columns of the stored A / B (NZ fractal heights are its rows rounded up to 16).
+    int64_t RowsA() const { return a_.local ? (a_.transposed ? singleK_ : singleM_) : (a_.transposed ? orgKa_ : orgM_); }
+    int64_t ColumnsA() const { return a_.local ? StrideA() : (a_.transposed ? orgM_ : orgKa_); }
+    int64_t RowsB() const { return b_.local ? (b_.transposed ? singleN_ : singleK_) : (b_.transposed ? orgN_ : orgKb_); }
+    int64_t ColumnsB() const { return b_.local ? StrideB() : (b_.transposed ? orgKb_ : orgN_); }
 
     // Elements of an operand read for `rows` x `columns` at `stride`, from its start.
     static int64_t Extent(CubeFormat format, bool transposed, int64_t rows, int64_t columns, int64_t stride,
@@ -730,18 +747,16 @@ private:
         const int64_t m = singleM_, n = singleN_, k = singleK_;
         auto& s = canopy::kernel::matmul::scratch<Acc>();
         const int64_t extentA =
-            Extent(A_TYPE::format, a_.transposed, m, k, StrideA(), a_.transposed ? orgKa_ : orgM_,
-                   a_.transposed ? orgM_ : orgKa_, canopy::kernel::matmul::c0_of<SrcAT>());
+            Extent(A_TYPE::format, a_.transposed, m, k, StrideA(), RowsA(), ColumnsA(),
+                   canopy::kernel::matmul::c0_of<SrcAT>());
         const int64_t extentB =
-            Extent(B_TYPE::format, b_.transposed, k, n, StrideB(), b_.transposed ? orgN_ : orgKb_,
-                   b_.transposed ? orgKb_ : orgN_, canopy::kernel::matmul::c0_of<SrcBT>());
+            Extent(B_TYPE::format, b_.transposed, k, n, StrideB(), RowsB(), ColumnsB(),
+                   canopy::kernel::matmul::c0_of<SrcBT>());
         const SrcAT* a = OperandData<SrcAT, A_TYPE>(a_, a_gm_, a_local_, extentA, api, "A");
         const SrcBT* b = OperandData<SrcBT, B_TYPE>(b_, b_gm_, b_local_, extentB, api, "B");
         // NZ operands: the stored matrix is (transposed ? columns : rows) high.
-        canopy::kernel::matmul::densify<Acc>(s.a, a, A_TYPE::format, a_.transposed, m, k, StrideA(),
-                                             a_.transposed ? orgKa_ : orgM_);
-        canopy::kernel::matmul::densify<Acc>(s.b, b, B_TYPE::format, b_.transposed, k, n, StrideB(),
-                                             b_.transposed ? orgN_ : orgKb_);
+        canopy::kernel::matmul::densify<Acc>(s.a, a, A_TYPE::format, a_.transposed, m, k, StrideA(), RowsA());
+        canopy::kernel::matmul::densify<Acc>(s.b, b, B_TYPE::format, b_.transposed, k, n, StrideB(), RowsB());
         s.c.resize(m, n);
         s.c.noalias() = s.a * s.b;
         AddBias(s.c, api);
