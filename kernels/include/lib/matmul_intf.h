@@ -36,7 +36,8 @@ __aicore__ inline __gm__ uint8_t* GetSysWorkSpacePtr() { return canopy::kernel::
 namespace AscendC {
 
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
-          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>, typename MM_POLICY = void>
+          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>,
+          template <const auto& = MM_CFG, typename...> class MM_POLICY = Impl::Detail::MatmulPolicy>
 using Matmul = MatmulImpl<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB, MM_POLICY>;
 
 // REGIST_MATMUL_OBJ(pipe, workspace, obj, tiling, [obj2, tiling2, ...]): Init of each object

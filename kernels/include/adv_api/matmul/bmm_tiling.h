@@ -5,8 +5,9 @@
 // The multi-core split (Canopy's own): over every mDim x nDim (x kDim) <= dim, singleCoreM =
 // ceil(M / mDim) rounded up to 16 (likewise N; K to the K alignment), the cost of a split being the
 // largest core's work (singleCoreM x singleCoreN x singleCoreK) plus what it loads from GM
-// ((singleCoreM + singleCoreN) x singleCoreK, weighted as 16 multiply-adds per element); the
-// cheapest split wins, fewer cores on a tie. usedCoreNum = the cores the split really covers.
+// ((singleCoreM + singleCoreN) x singleCoreK, weighted as 16 multiply-adds per element), doubled
+// when the pieces do not divide the shape evenly (a tail core); the cheapest split wins, fewer
+// cores on a tie. usedCoreNum = the cores the split really covers.
 #include <cstdint>
 #include <limits>
 
@@ -106,7 +107,12 @@ protected:
                     const int32_t mc = detail::ceil_div(singleM, sm), nc = detail::ceil_div(singleN, sn);
                     const int32_t kc = detail::ceil_div(singleK, sk);
                     if (int64_t(mc) * nc * kc > dim) continue;
-                    const double cost = double(sm) * sn * sk + 16.0 * (double(sm) + sn) * sk;
+                    double cost = double(sm) * sn * sk + 16.0 * (double(sm) + sn) * sk;
+                    // A split that leaves a tail core costs as much again: kernels that do not
+                    // call SetTail (as CANN's even splits let them) need whole pieces.
+                    if (int64_t(sm) * mc != singleM || int64_t(sn) * nc != singleN || int64_t(sk) * kc != singleK) {
+                        cost *= 2;
+                    }
                     const int32_t cores = mc * nc * kc;
                     if (cost < best * (1 - 1e-9) || (cost <= best * (1 + 1e-9) && cores < usedCoreNum_)) {
                         best = cost;

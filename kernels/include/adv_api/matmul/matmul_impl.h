@@ -238,8 +238,46 @@ __aicore__ constexpr MatmulApiStaticTiling GetMatmulApiTiling(const MatmulConfig
     return tiling;
 }
 
+namespace Impl {
+// Buffers per queue of the Matmul's internal queues.
+constexpr int32_t QUEUE_DEPTH = 1;
+namespace Detail {
+// The Matmul's data-movement policies (which blocks go through L1 / L0 in which order). Canopy
+// computes the product from the operands, so a policy changes no result: any is accepted.
+template <const auto& MM_CFG, typename IMPL, typename A_TYPE, typename B_TYPE, typename C_TYPE, typename BIAS_TYPE>
+struct MatmulPolicy {};
+template <const auto& MM_CFG, typename IMPL, typename A_TYPE, typename B_TYPE, typename C_TYPE, typename BIAS_TYPE>
+struct NBuffer33MatmulPolicy : public MatmulPolicy<MM_CFG, IMPL, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE> {};
+// The triangle policies compute only the base blocks on and above (upper) or on and below (lower)
+// the block diagonal of the core's C: (m block, n block) with m <= n, or m >= n.
+template <const auto& MM_CFG, typename IMPL, typename A_TYPE, typename B_TYPE, typename C_TYPE, typename BIAS_TYPE>
+struct TrianUpperMatmulPolicy : public MatmulPolicy<MM_CFG, IMPL, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE> {
+    static constexpr int canopy_triangle = 1;
+};
+template <const auto& MM_CFG, typename IMPL, typename A_TYPE, typename B_TYPE, typename C_TYPE, typename BIAS_TYPE>
+struct TrianLowerMatmulPolicy : public MatmulPolicy<MM_CFG, IMPL, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE> {
+    static constexpr int canopy_triangle = 2;
+};
+template <typename Policy, typename = void>
+struct TriangleOf {
+    static constexpr int value = 0;
+};
+template <typename Policy>
+struct TriangleOf<Policy, std::void_t<decltype(Policy::canopy_triangle)>> {
+    static constexpr int value = Policy::canopy_triangle;
+};
+}  // namespace Detail
+}  // namespace Impl
+
+// The L0C accumulator type of a Matmul input type.
+template <typename T>
+struct GetMmDstType {
+    using Type = canopy::kernel::matmul::Accumulator<T>;
+};
+
 template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, const auto& MM_CFG = CFG_NORM,
-          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>, typename MM_POLICY = void>
+          class MM_CB = MatmulCallBackFunc<nullptr, nullptr, nullptr>,
+          template <const auto& = MM_CFG, typename...> class MM_POLICY = Impl::Detail::MatmulPolicy>
 class MatmulImpl {
 public:
     using SrcAT = typename A_TYPE::T;
@@ -256,6 +294,9 @@ public:
 
     // The configuration: MM_CFG itself, or the cfg of a constant tiling (MatmulApiStaticTiling).
     static constexpr MatmulConfig kCfg = canopy::kernel::matmul::config_of(MM_CFG);
+    // 0: every base block; 1: upper triangle (m block <= n block); 2: lower (m block >= n block).
+    static constexpr int kTriangle =
+        Impl::Detail::TriangleOf<MM_POLICY<MM_CFG, MatmulImpl, A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE>>::value;
 
     __aicore__ inline MatmulImpl() {}
 
@@ -402,6 +443,7 @@ public:
             iterated_ = 0;
         }
         const int64_t blocks = MIter() * NIter();
+        while (kTriangle != 0 && iterated_ < blocks && !InTriangle(BlockM(iterated_), BlockN(iterated_))) ++iterated_;
         if (iterated_ >= blocks) {
             computed_ = false;
             iterated_ = 0;
@@ -422,10 +464,21 @@ public:
         (void)fakeMsg;
         const char* api = "Matmul::IterateAll";
         CheckAtomic(enAtomic, api);
-        if (TryDirectFloat(gm, enAtomic, enSequentialWrite, api)) return;
+        if (kTriangle == 0 && TryDirectFloat(gm, enAtomic, enSequentialWrite, api)) return;
         Compute(api);
-        WriteGm(gm, 0, 0, singleM_, singleN_, enSequentialWrite ? singleN_ : orgKc_, enAtomic, api,
-                enSequentialWrite);
+        if constexpr (kTriangle != 0) {
+            for (int64_t mi = 0; mi < MIter(); ++mi) {
+                for (int64_t ni = 0; ni < NIter(); ++ni) {
+                    if (!InTriangle(mi, ni)) continue;
+                    const int64_t row = mi * tiling_.baseM, column = ni * tiling_.baseN;
+                    WriteGm(gm, row, column, std::min<int64_t>(tiling_.baseM, singleM_ - row),
+                            std::min<int64_t>(tiling_.baseN, singleN_ - column), orgKc_, enAtomic, api, false);
+                }
+            }
+        } else {
+            WriteGm(gm, 0, 0, singleM_, singleN_, enSequentialWrite ? singleN_ : orgKc_, enAtomic, api,
+                    enSequentialWrite);
+        }
         computed_ = false;
     }
     template <bool sync = true>
@@ -677,6 +730,14 @@ private:
             return kCfg.iterateOrder == IterateOrder::ORDER_N;
         }
         return tiling_.iterateOrder == 1;
+    }
+
+    int64_t BlockM(int64_t index) const { return OrderN() ? index / NIter() : index % MIter(); }
+    int64_t BlockN(int64_t index) const { return OrderN() ? index % NIter() : index / MIter(); }
+    static bool InTriangle(int64_t mi, int64_t ni) {
+        if constexpr (kTriangle == 1) return mi <= ni;
+        if constexpr (kTriangle == 2) return mi >= ni;
+        return true;
     }
 
     void CurrentBlock(const char* api, int64_t& row, int64_t& column, int64_t& rows, int64_t& columns) const {
