@@ -2,12 +2,14 @@
 // matmul_tiling::MultiCoreMatmulTiling (a Matmul split over SetDim cores: singleCoreM x singleCoreN,
 // and singleCoreK with EnableMultiCoreSplitK) and BatchMatmulTiling (batches on one core).
 //
-// The multi-core split (Canopy's own): over every mDim x nDim (x kDim) <= dim, singleCoreM =
-// ceil(M / mDim) rounded up to 16 (likewise N; K to the K alignment), the cost of a split being the
-// largest core's work (singleCoreM x singleCoreN x singleCoreK) plus what it loads from GM
-// ((singleCoreM + singleCoreN) x singleCoreK, weighted as 16 multiply-adds per element), doubled
-// when the pieces do not divide the shape evenly (a tail core); the cheapest split wins, fewer
-// cores on a tie. usedCoreNum = the cores the split really covers.
+// The multi-core split (Canopy's own, after the criteria of CANN's SPLIT_MN scenario): over every
+// mDim x nDim (x kDim with split-K) <= dim, singleCoreM = ceil(M / mDim) rounded up to 16 (likewise
+// N; K to the K alignment). A split is judged by (1) its largest core's work, doubled when the
+// pieces leave a tail core, equal within 1%; then (2) the compute intensity of that core's base
+// blocks (multiply-adds per element loaded, over a 128 x 256 block or the fixed split); then (3)
+// CANN's band ratio, (dim - mDim) baseM + (dim - nDim) baseN, larger first; then fewer cores.
+// usedCoreNum = the cores the split really covers.
+#include <cmath>
 #include <cstdint>
 #include <limits>
 
@@ -90,7 +92,7 @@ protected:
             if (fixed > 0) return std::min(fixed, total);
             return std::min(total, detail::align_up(detail::ceil_div(total, parts), align));
         };
-        double best = std::numeric_limits<double>::max();
+        double best = std::numeric_limits<double>::max(), bestIntensity = 0, bestBand = 0;
         const int32_t dim = std::max(1, blockDim);
         for (int32_t m = 1; m <= dim; ++m) {
             for (int32_t n = 1; m * n <= dim; ++n) {
@@ -107,14 +109,43 @@ protected:
                     const int32_t mc = detail::ceil_div(singleM, sm), nc = detail::ceil_div(singleN, sn);
                     const int32_t kc = detail::ceil_div(singleK, sk);
                     if (int64_t(mc) * nc * kc > dim) continue;
-                    double cost = double(sm) * sn * sk + 16.0 * (double(sm) + sn) * sk;
-                    // A split that leaves a tail core costs as much again: kernels that do not
-                    // call SetTail (as CANN's even splits let them) need whole pieces.
+                    // 1. The largest core's work, doubled when the pieces leave a tail core
+                    //    (kernels that do not call SetTail need whole pieces, as CANN's even
+                    //    splits give them); within 1% it is a tie.
+                    double cost = double(sm) * sn * sk;
                     if (int64_t(sm) * mc != singleM || int64_t(sn) * nc != singleN || int64_t(sk) * kc != singleK) {
                         cost *= 2;
                     }
+                    // 2. The compute intensity of the core's base blocks (multiply-adds per element
+                    //    loaded), over CANN's basic block (128 x 256, or the fixed split).
+                    const int64_t bm = fixBaseM_ > 0 ? fixBaseM_ : 128, bn = fixBaseN_ > 0 ? fixBaseN_ : 256;
+                    double macs = 0, loads = 0;
+                    for (int64_t r = 0; r < sm; r += bm) {
+                        for (int64_t c = 0; c < sn; c += bn) {
+                            const double h = double(std::min<int64_t>(bm, sm - r)), w = double(std::min<int64_t>(bn, sn - c));
+                            macs += h * w;
+                            loads += h + w;
+                        }
+                    }
+                    const double intensity = loads > 0 ? macs / loads : 0;
+                    // 3. CANN's band ratio: the cores left along M and N weighted by the base block.
+                    const double band = double(dim - mc) * bm + double(dim - nc) * bn;
                     const int32_t cores = mc * nc * kc;
-                    if (cost < best * (1 - 1e-9) || (cost <= best * (1 + 1e-9) && cores < usedCoreNum_)) {
+                    bool better;
+                    if (cost < best * 0.99) {
+                        better = true;
+                    } else if (cost > best * 1.01) {
+                        better = false;
+                    } else if (std::fabs(intensity - bestIntensity) > 1e-4 * std::max(1.0, bestIntensity)) {
+                        better = intensity > bestIntensity;
+                    } else if (band != bestBand) {
+                        better = band > bestBand;
+                    } else {
+                        better = cores < usedCoreNum_;
+                    }
+                    if (better) {
+                        bestIntensity = intensity;
+                        bestBand = band;
                         best = cost;
                         singleCoreM = sm;
                         singleCoreN = sn;
