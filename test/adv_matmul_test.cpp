@@ -229,6 +229,30 @@ __global__ __cube__ void matmul_dequant_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR c, 
     mm.End();
 }
 
+// The upper-triangle policy: only base blocks (m block <= n block) are written; C keeps the rest.
+__global__ __cube__ void matmul_triangle_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tiling_gm) {
+    TCubeTiling tiling;
+    std::memcpy(&tiling, tiling_gm, sizeof(tiling));
+    AscendC::TPipe pipe;
+    AscendC::Matmul<AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, half>,
+                    AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, half>,
+                    AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, float>,
+                    AscendC::MatmulType<AscendC::TPosition::GM, CubeFormat::ND, float>, CFG_NORM,
+                    AscendC::MatmulCallBackFunc<nullptr, nullptr, nullptr>,
+                    AscendC::Impl::Detail::TrianUpperMatmulPolicy>
+        mm;
+    REGIST_MATMUL_OBJ(&pipe, GetSysWorkSpacePtr(), mm, &tiling);
+    AscendC::GlobalTensor<half> ga, gb;
+    AscendC::GlobalTensor<float> gc;
+    ga.SetGlobalBuffer((__gm__ half*)a, uint64_t(tiling.M) * tiling.Ka);
+    gb.SetGlobalBuffer((__gm__ half*)b, uint64_t(tiling.Kb) * tiling.N);
+    gc.SetGlobalBuffer((__gm__ float*)c, uint64_t(tiling.M) * tiling.N);
+    mm.SetTensorA(ga);
+    mm.SetTensorB(gb);
+    mm.IterateAll(gc);
+    mm.End();
+}
+
 // ---- Misuse
 
 // mode 0: Iterate before SetTensorA; 1: GetTensorC before Iterate; 2: enAtomic 2; 3: A's window too
@@ -581,6 +605,38 @@ TEST_CASE("Matmul: IterateBatch multiplies each batch of the NORMAL layout") {
         std::vector<half> bi(b.begin() + i * k * n, b.begin() + (i + 1) * k * n);
         std::vector<float> ci(got.begin() + i * m * n, got.begin() + (i + 1) * m * n);
         check_close(ci, reference(ai, bi, static_cast<std::vector<float>*>(nullptr), m, n, k, false, false), 1e-3);
+    }
+}
+
+TEST_CASE("Matmul: the upper-triangle policy writes only the base blocks on and above the diagonal") {
+    Runtime rt;
+    Stream stream;
+    const int m = 96, n = 80, k = 32;
+    matmul_tiling::MatmulApiTiling api;
+    api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
+    api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT16);
+    api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, matmul_tiling::DataType::DT_FLOAT);
+    api.SetShape(m, n, k);
+    api.SetOrgShape(m, n, k);
+    api.SetFixSplit(32, 16, -1);
+    AscendC::tiling::TCubeTiling tiling;
+    REQUIRE(api.GetTiling(tiling) == 0);
+    const auto a = random_values<half>(m * k, 8), b = random_values<half>(k * n, 9);
+    Device<half> da(a), db(b);
+    Device<float> dc(std::vector<float>(m * n, -7.0f));
+    Device<AscendC::tiling::TCubeTiling> dt(std::vector<AscendC::tiling::TCubeTiling>{tiling});
+    REQUIRE(ACLRT_LAUNCH_KERNEL(matmul_triangle_kernel)(1, stream, da.pointer, db.pointer, dc.pointer, dt.pointer) ==
+            0u);
+    REQUIRE_ACL(aclrtSynchronizeStream(stream));
+    const auto want = reference(a, b, static_cast<std::vector<float>*>(nullptr), m, n, k, false, false);
+    const auto got = dc.read();
+    for (int i = 0; i < m; ++i) {
+        for (int j = 0; j < n; ++j) {
+            CAPTURE(i);
+            CAPTURE(j);
+            const double expected = i / 32 <= j / 16 ? want[std::size_t(i) * n + j] : -7.0;
+            REQUIRE(std::fabs(got[std::size_t(i) * n + j] - expected) <= 1e-3 * (1 + std::fabs(expected)));
+        }
     }
 }
 
