@@ -40,6 +40,10 @@ template <class A_TYPE, class B_TYPE, class C_TYPE, class BIAS_TYPE = C_TYPE, co
           template <const auto& = MM_CFG, typename...> class MM_POLICY = Impl::Detail::MatmulPolicy>
 using Matmul = MatmulImpl<A_TYPE, B_TYPE, C_TYPE, BIAS_TYPE, MM_CFG, MM_CB, MM_POLICY>;
 
+// The queue of a matrix the kernel stages in L1 for the Matmul (TPosition::TSCM), fed from `src`.
+template <TPosition src, int32_t depth = 1, auto mask = 0>
+using TSCM = TQueBind<src, TPosition::TSCM, depth, mask>;
+
 // REGIST_MATMUL_OBJ(pipe, workspace, obj, tiling, [obj2, tiling2, ...]): Init of each object
 // with its tiling and the pipe.
 __aicore__ inline void InitCurObj(TPipe*) {}

@@ -454,6 +454,32 @@ public:
         return true;
     }
 
+    // The next base block into `localCmatrix` in L0C (CO1): the accumulators in L0C's Nz layout
+    // (column blocks of 16, baseM rows rounded up to 16 high), for the kernel's own Fixpipe.
+    template <bool sync = true, typename T>
+    __aicore__ inline bool Iterate(bool enPartialSum, const LocalTensor<T>& localCmatrix) {
+        static_assert(std::is_same_v<T, L0cT>, "Iterate into L0C takes the Matmul's accumulator type");
+        const char* api = "Matmul::Iterate";
+        if (localCmatrix.memory() != Hardware::L0C) [[unlikely]] {
+            fail_misuse(api, "the destination is a ", PositionName(localCmatrix.position()), " tensor (",
+                        HardwareName(localCmatrix.memory()), "); this form writes CO1 (L0C)");
+        }
+        if (!Iterate<sync>(enPartialSum)) return false;
+        int64_t row, column, rows, columns;
+        CurrentBlock(api, row, column, rows, columns);
+        const int64_t height = (int64_t(tiling_.baseM) + 15) / 16 * 16;
+        const int64_t extent = (int64_t(tiling_.baseN) + 15) / 16 * height * 16;
+        canopy::kernel::ascendc::require_elements(localCmatrix, extent, api, "the L0C block");
+        canopy::kernel::ascendc::issue(canopy::kernel::Pipe::M, api,
+                                       canopy::kernel::ascendc::writes(localCmatrix, uint64_t(extent) * sizeof(T)));
+        const auto& c = canopy::kernel::matmul::scratch<Acc>().c;
+        T* out = localCmatrix.GetPhyAddr();
+        for (int64_t r = 0; r < rows; ++r) {
+            for (int64_t j = 0; j < columns; ++j) out[(j / 16) * height * 16 + r * 16 + j % 16] = c(row + r, column + j);
+        }
+        return true;
+    }
+
     // The whole singleCoreM x singleCoreN C into `gm` (ND rows of N, or NZ); enAtomic 1 adds to
     // what is there.
     template <bool sync = true>
