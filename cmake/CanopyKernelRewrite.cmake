@@ -321,6 +321,16 @@ while(TRUE)
     _canopy_fail(${open_brace} "the body of kernel ${name} has no closing brace")
   endif()
   math(EXPR insert_at "${close_brace} + 1")
+  # A kernel without core qualifiers that registers a high-level Matmul (REGIST_MATMUL_OBJ) is a mix
+  # kernel, one AIC serving two AIVs, as CANN's compiler makes it, unless the file declares the
+  # Matmul cube-only (ASCENDC_CUBE_ONLY).
+  if(cores STREQUAL "" AND NOT content MATCHES "#[ \t]*define[ \t]+ASCENDC_CUBE_ONLY")
+    math(EXPR body_length "${close_brace} - ${open_brace}")
+    string(SUBSTRING "${masked}" ${open_brace} ${body_length} body)
+    if(body MATCHES "(^|[^A-Za-z0-9_])REGIST_(MATMUL|CUBE)_OBJ[ \t\r\n]*\\(")
+      set(cores "1, 2, true")
+    endif()
+  endif()
   if(cores STREQUAL "")
     _canopy_edit(${insert_at} ${insert_at} " ${registration}(${name});")
   else()

@@ -3,6 +3,7 @@
 // filled on the host by tiling/tiling_api.h, passed to the kernel, read there.
 
 // Matmul.
+#include "adv_api/matmul/kernel_cube_tiling.h"
 
 // Math, activation and utils.
 #include "adv_api/activation/softmax_tilingdata.h"

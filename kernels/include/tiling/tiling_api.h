@@ -3,6 +3,9 @@
 // kernel, which reads it through the structs of kernel_tiling/kernel_tiling.h.
 
 // Matmul tiling and the platform.
+#include "tiling/platform/platform_ascendc.h"
+#include "adv_api/matmul/matmul_tiling.h"
+#include "adv_api/matmul/bmm_tiling.h"
 
 // Math, activation and utils.
 #include "canopy/kernel/ascendc/securec.h"

@@ -4,11 +4,14 @@
 // way an NPU's memory protection traps an overrun: reads past the end raise 507042, writes 507043.
 #include <cstdint>
 #include <limits>
+#include <type_traits>
 
 #include "canopy/kernel/ascendc/check.h"
 #include "canopy/kernel/ascendc/types.h"
 
 namespace AscendC {
+
+struct int4b_t;  // cube_types.h
 
 // How the L2 cache treats a GlobalTensor's accesses (SetL2CacheHint), and which accesses.
 enum class CacheMode { CACHE_MODE_DISABLE = 0, CACHE_MODE_NORMAL = 1, CACHE_MODE_LAST = 2, CACHE_MODE_PERSISTENT = 4 };
@@ -50,7 +53,13 @@ public:
     // access through it fails.
     __aicore__ inline GlobalTensor operator[](uint64_t offset) const {
         GlobalTensor view = *this;
-        view.address_ = address_ + offset;
+        if constexpr (std::is_same_v<T, int4b_t>) {
+            // int4: two elements to a byte (an odd offset would start mid-byte; the cube paths
+            // take even offsets).
+            view.address_ = reinterpret_cast<__gm__ T*>(reinterpret_cast<__gm__ uint8_t*>(address_) + offset / 2);
+        } else {
+            view.address_ = address_ + offset;
+        }
         view.offset_ = offset_ + offset;
         return view;
     }
