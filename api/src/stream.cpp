@@ -2,6 +2,7 @@
 // abort, state callbacks, and host functions.
 #include <limits>
 #include <map>
+#include <optional>
 
 #include "api.h"
 #include "canopy/engine/wait_list.h"
@@ -63,6 +64,13 @@ void destroy_stream(State& state, aclrtStream stream, bool force) {
     if (void* context = state.contexts.handle_of(&found.context())) state.contexts.reach(context);
     // A forced destroy discards the queued work instead of waiting for it.
     if (!force) refuse_waiting_for_own_work(found, "cannot destroy");
+    // What may fail for want of memory comes before the destroy has any effect.
+    std::optional<engine::WaitList::Abandonment> abandonment;
+    std::string abandoned_message;
+    if (force) {
+        abandonment.emplace(found);
+        abandoned_message = "stream " + describe(stream) + " was destroyed (aclrtDestroyStreamForce) while the wait was pending";
+    }
     notify_stream_state(stream, ACL_RT_STREAM_STATE_DESTROY_PRE);
     // Callbacks waiting for a subscriber run here, so the stream's work (and a call of another
     // thread synchronizing it) can finish.
@@ -70,10 +78,7 @@ void destroy_stream(State& state, aclrtStream stream, bool force) {
     drop_task_update(found);  // an update begun on it and never ended
     // Notify, value and replayed event waits parked on it fail, so that its work (and a call of
     // another thread synchronizing it) can finish.
-    if (force) {
-        engine::WaitList::abandon_stream(found, ACL_ERROR_RT_STREAM_ABORT,
-                                         "stream " + describe(stream) + " was destroyed (aclrtDestroyStreamForce) while the wait was pending");
-    }
+    if (abandonment) engine::WaitList::abandon_stream(std::move(*abandonment), ACL_ERROR_RT_STREAM_ABORT, abandoned_message);
     // Calls of other threads that reached the stream return before it goes.
     std::shared_ptr<engine::Stream> owned = state.streams.remove(stream);
     if (!owned) fail(ACL_ERROR_RT_INVALID_HANDLE, "stream " + describe(stream) + " was destroyed by another thread meanwhile");

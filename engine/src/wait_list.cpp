@@ -1,5 +1,7 @@
 #include "canopy/engine/wait_list.h"
 
+#include <algorithm>
+
 #include <chrono>
 #include <condition_variable>
 #include <map>
@@ -119,26 +121,38 @@ void WaitList::begin_device_reset(const Device& device, int code, const std::str
     for (DeferredCompletion& completion : abandoned) completion.fail(code, message);
 }
 
-void WaitList::abandon_stream(const Stream& stream, int code, const std::string& message) {
-    std::vector<DeferredCompletion> abandoned;
+WaitList::Abandonment::Abandonment(const Stream& stream) : stream_(stream) {
+    std::set<std::tuple<const Device*, const Stream*, int>> one{{&stream.device(), &stream, stream.id()}};
+    mark_ = one.extract(one.begin());
+}
+
+void WaitList::abandon_stream(Abandonment abandonment, int code, const std::string& message) noexcept {
+    const Stream& stream = abandonment.stream_;
     {
-        std::lock_guard registry(lists().mutex);
         // Under the registry's lock, which arrive() holds while it parks: a wait either parked
-        // before and is failed here, or arrives after and finds the stream abandoned.
-        lists().abandoned.insert({&stream.device(), &stream, stream.id()});
-        for (WaitList* list : lists().live) {
-            std::lock_guard lock(list->mutex_);
-            for (auto it = list->parked_.begin(); it != list->parked_.end();) {
-                if (it->stream == &stream) {
-                    abandoned.push_back(std::move(it->completion));
-                    it = list->parked_.erase(it);
-                } else {
-                    ++it;
-                }
+        // before and is failed below, or arrives after and finds the stream abandoned. Inserting
+        // a node already made allocates nothing.
+        std::lock_guard registry(lists().mutex);
+        lists().abandoned.insert(std::move(abandonment.mark_));
+    }
+    // Taken one at a time, so that failing them needs no list of them.
+    for (;;) {
+        DeferredCompletion completion;
+        {
+            std::lock_guard registry(lists().mutex);
+            for (WaitList* list : lists().live) {
+                std::lock_guard lock(list->mutex_);
+                auto parked = std::find_if(list->parked_.begin(), list->parked_.end(),
+                                           [&](const auto& wait) { return wait.stream == &stream; });
+                if (parked == list->parked_.end()) continue;
+                completion = std::move(parked->completion);
+                list->parked_.erase(parked);
+                break;
             }
         }
+        if (!completion) break;
+        completion.fail(code, message);
     }
-    for (DeferredCompletion& completion : abandoned) completion.fail(code, message);
 }
 
 void WaitList::end_device_reset(const Device* device) {

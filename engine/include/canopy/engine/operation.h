@@ -42,6 +42,8 @@ public:
 
     void complete();
     void fail(int code, const std::string& message);
+    // Whether it still has an operation to finish.
+    explicit operator bool() const { return node_ != nullptr; }
 
 private:
     OpNode* node_ = nullptr;

@@ -10,7 +10,9 @@
 #include <list>
 #include <memory>
 #include <mutex>
+#include <set>
 #include <string>
+#include <tuple>
 
 #include "canopy/engine/operation.h"
 
@@ -54,10 +56,21 @@ public:
     static void begin_device_reset(const Device& device, int code, const std::string& message);
     // `device` is only compared: it may already be destroyed.
     static void end_device_reset(const Device* device);
+    // What abandoning a stream needs memory for, taken before the destroy has any effect.
+    class Abandonment {
+    public:
+        explicit Abandonment(const Stream& stream);
+
+    private:
+        friend class WaitList;
+        const Stream& stream_;
+        std::set<std::tuple<const Device*, const Stream*, int>>::node_type mark_;
+    };
     // The stream is being destroyed with aclrtDestroyStreamForce: its parked waits (its own, and
     // those of the replays it runs) fail now instead of holding the stream until a signal.
-    // Waits arriving on the stream afterwards fail at once (until its device is reset).
-    static void abandon_stream(const Stream& stream, int code, const std::string& message);
+    // Waits arriving on the stream afterwards fail at once (until its device is reset). Never
+    // fails: it runs after the destroy has begun.
+    static void abandon_stream(Abandonment abandonment, int code, const std::string& message) noexcept;
 
 private:
     struct Wait {
