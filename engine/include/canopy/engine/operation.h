@@ -42,8 +42,8 @@ public:
 
     void complete();
     void fail(int code, const std::string& message);
-    // Whether it still has an operation to finish.
-    explicit operator bool() const { return node_ != nullptr; }
+    // Whether it still has an operation (or a sink) to complete.
+    explicit operator bool() const { return node_ != nullptr || sink_ != nullptr; }
 
 private:
     OpNode* node_ = nullptr;
