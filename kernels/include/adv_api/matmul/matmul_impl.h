@@ -908,6 +908,12 @@ private:
         }
     }
 
+    // enAtomic: cores accumulating into the same C run on parallel threads, so each element is
+    // added with a compare-and-swap, as the NPU's atomic add to GM does.
+    static void AtomicAdd(DstT* element, DstT value) {
+        canopy::kernel::ascendc::combine_into(canopy::kernel::ascendc::AtomicOperation::add, element, &value, 1);
+    }
+
     // Rows [row, row + rows) x columns [column, column + columns) of the product into `gm`: at their
     // place in C (ND rows `stride` apart, or NZ), or packed from gm's start (sequential).
     void WriteGm(const GlobalTensor<DstT>& gm, int64_t row, int64_t column, int64_t rows, int64_t columns,
@@ -926,9 +932,13 @@ private:
             DstT* out = gm.CheckedSpan(0, uint64_t(std::max(last, first) + 1), true, api);
             for (int64_t r = 0; r < rows; ++r) {
                 for (int64_t j = 0; j < columns; ++j) {
-                    DstT v = Convert(c(row + r, column + j), column + j);
+                    const DstT v = Convert(c(row + r, column + j), column + j);
                     DstT& o = out[index(r0 + r, c0 + j)];
-                    o = enAtomic ? DstT(float(o) + float(v)) : v;
+                    if (enAtomic) {
+                        AtomicAdd(&o, v);
+                    } else {
+                        o = v;
+                    }
                 }
             }
             return;
@@ -950,11 +960,7 @@ private:
             for (int64_t j = 0; j < columns; ++j) {
                 const DstT v = Convert(c(row + r, column + j), column + j);
                 if (enAtomic) {
-                    if constexpr (std::is_same_v<DstT, half> || std::is_same_v<DstT, bfloat16_t>) {
-                        line[j] = DstT(float(line[j]) + float(v));
-                    } else {
-                        line[j] = DstT(line[j] + v);
-                    }
+                    AtomicAdd(&line[j], v);
                 } else {
                     line[j] = v;
                 }
