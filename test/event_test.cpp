@@ -1,4 +1,5 @@
 // Events: record, cross-stream wait, re-recording, reset, synchronization, queries and timing.
+#include <algorithm>
 #include <chrono>
 #include <climits>
 #include <thread>
@@ -137,6 +138,98 @@ TEST_CASE("an event can be recorded, waited on and reused many times") {
         CAPTURE(round);
         CHECK(seen[round].destination >= round + 1);
     }
+}
+
+TEST_CASE("records and waits on an idle stream take their task ids in order and complete at once") {
+    Runtime rt;
+    Stream stream;
+    Event event;
+    REQUIRE_ACL(aclrtSynchronizeStream(stream));
+    uint32_t first = 0, second = 0, third = 0;
+    REQUIRE_ACL(aclrtRecordEvent(event, stream));
+    REQUIRE_ACL(aclrtGetThreadLastTaskId(&first));
+    CHECK(recorded_status(event) == ACL_EVENT_RECORDED_STATUS_COMPLETE);
+    REQUIRE_ACL(aclrtStreamWaitEvent(stream, event));
+    REQUIRE_ACL(aclrtGetThreadLastTaskId(&second));
+    std::atomic<int> counter{0};
+    REQUIRE_ACL(launch_increment(stream, counter));
+    REQUIRE_ACL(aclrtGetThreadLastTaskId(&third));
+    CHECK(second == first + 1);
+    CHECK(third == second + 1);
+    CHECK_ACL(aclrtSynchronizeStreamWithTimeout(stream, kBoundMs));
+    CHECK(counter == 1);
+}
+
+namespace {
+// Host function: counts the records of `events` that have completed, in order (they are recorded in
+// order on the stream that runs the check, so they complete in order).
+struct CompletedRecords {
+    const std::vector<Event>* events;
+    std::size_t cursor = 0;
+};
+struct RecordCheck {
+    CompletedRecords* records = nullptr;
+    uint32_t task = 0;
+    std::size_t completed = 0;
+};
+void count_completed_records(void* argument) {
+    auto* check = static_cast<RecordCheck*>(argument);
+    CompletedRecords& records = *check->records;
+    while (records.cursor < records.events->size()) {
+        aclrtEventRecordedStatus status = ACL_EVENT_RECORDED_STATUS_NOT_READY;
+        aclrtQueryEventStatus((*records.events)[records.cursor], &status);
+        if (status != ACL_EVENT_RECORDED_STATUS_COMPLETE) break;
+        ++records.cursor;
+    }
+    check->completed = records.cursor;
+}
+}  // namespace
+
+// A record on an idle stream completes on the recording thread; an operation that another thread
+// enqueues behind it on the same stream while it does (and that may run before the record is
+// counted finished) must find it complete. Task ids say which records were enqueued before each
+// check. Records on the idle stream and on one busy with the checks both occur.
+TEST_CASE("an operation enqueued behind a record by another thread finds the record complete") {
+    ConfiguredRuntime rt(2);
+    Stream stream;
+    constexpr int kRecords = 3000;
+    std::vector<Event> events(kRecords);
+    std::vector<uint32_t> record_tasks(kRecords, 0);
+    std::atomic<bool> started{false}, recording{true};
+    std::atomic<int> failed_records{0};
+    aclrtContext context = nullptr;
+    REQUIRE_ACL(aclrtGetCurrentContext(&context));
+    std::thread recorder([&] {
+        if (aclrtSetCurrentContext(context) != ACL_SUCCESS) ++failed_records;
+        while (!started.load()) std::this_thread::yield();
+        for (int i = 0; i < kRecords; ++i) {
+            if (aclrtRecordEvent(events[i], stream) != ACL_SUCCESS) ++failed_records;
+            aclrtGetThreadLastTaskId(&record_tasks[i]);
+        }
+        recording = false;
+    });
+    CompletedRecords records{&events};
+    std::vector<RecordCheck> checks(20 * kRecords);
+    std::size_t launched = 0;
+    started = true;
+    while (recording.load() && launched < checks.size()) {
+        RecordCheck& check = checks[launched++];
+        check.records = &records;
+        REQUIRE_ACL(aclrtLaunchHostFunc(stream, &count_completed_records, &check));
+        REQUIRE_ACL(aclrtGetThreadLastTaskId(&check.task));
+    }
+    recorder.join();
+    CHECK_ACL(aclrtSynchronizeStreamWithTimeout(stream, kBoundMs));
+    CHECK(failed_records == 0);
+    // Records enqueued before each check, against those it found complete.
+    int late = 0;
+    for (std::size_t i = 0; i < launched; ++i) {
+        const auto before = static_cast<std::size_t>(
+            std::lower_bound(record_tasks.begin(), record_tasks.end(), checks[i].task) - record_tasks.begin());
+        if (checks[i].completed < before) ++late;
+    }
+    CHECK(launched > 0);
+    CHECK(late == 0);
 }
 
 TEST_CASE("waiting on an event that was never recorded is a no-op") {

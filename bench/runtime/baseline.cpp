@@ -1,5 +1,6 @@
 // Raw oneTBB baselines for the runtime benchmarks: what the same work costs with no runtime.
 #include <cstring>
+#include <initializer_list>
 #include <memory>
 #include <vector>
 
@@ -68,6 +69,40 @@ void chain_execution(benchmark::State& state) {
 }
 BENCHMARK(chain_execution)->Name("event_ping_pong_10k_hops/baseline")->Unit(benchmark::kMillisecond);
 BENCHMARK(chain_execution)->Name("event_ping_pong_timed_10k_hops/baseline")->Unit(benchmark::kMillisecond);
+// What the queued ping-pong is in raw flow graph: two chains of continue_nodes (a record and a wait
+// of each stream per round) with an edge for every hop from one to the other, built and run, as
+// chain_100k's baseline is (the streams' nodes are built when the hops are enqueued).
+void two_chains_with_hops(benchmark::State& state) {
+    using node_t = flow::continue_node<flow::continue_msg>;
+    for (auto _ : state) {
+        auto graph = std::make_unique<flow::graph>();
+        std::vector<std::unique_ptr<node_t>> nodes;
+        nodes.reserve(2 * hops);
+        auto add = [&](std::initializer_list<node_t*> predecessors) {
+            nodes.push_back(std::make_unique<node_t>(*graph, [](const flow::continue_msg&) {}));
+            for (node_t* predecessor : predecessors) flow::make_edge(*predecessor, *nodes.back());
+            return nodes.back().get();
+        };
+        node_t* ping = nullptr;
+        node_t* pong = nullptr;
+        node_t* first = nullptr;
+        for (int i = 0; i < hops / 2; ++i) {
+            node_t* to_pong = ping ? add({ping}) : (first = add({}));
+            pong = pong ? add({pong, to_pong}) : add({to_pong});
+            node_t* to_ping = add({pong});
+            ping = add({to_pong, to_ping});
+            pong = to_ping;
+        }
+        first->try_put(flow::continue_msg());
+        graph->wait_for_all();
+        state.PauseTiming();
+        nodes.clear();
+        graph.reset();
+        state.ResumeTiming();
+    }
+    state.SetItemsProcessed(state.iterations() * hops);
+}
+BENCHMARK(two_chains_with_hops)->Name("event_ping_pong_queued_10k_hops/baseline")->Unit(benchmark::kMillisecond);
 
 constexpr std::size_t copy_bytes = std::size_t{64} << 20;
 

@@ -17,10 +17,28 @@ std::uint32_t Event::next_serial() {
     return created.fetch_add(1, std::memory_order_relaxed) + 1;
 }
 
+// Records and waits on a stream with nothing left to do run at once on the calling thread (as their
+// nodes would) and need no node: the ping-pong of two streams handing control back and forth then
+// costs a few counters per hop. Observed runs keep the nodes, so that a trace draws them and their edges.
+bool Event::skips_node(Stream& stream) { return !current_observer() && stream.claim_if_idle(); }
+
 void Event::record(Stream& stream) {
     stream.make_room();
     std::unique_lock<Mutex> lock(mutex_);
     const std::uint64_t sequence = ++sequence_;
+    // The claim and the completion are one step under the lock: whatever reads the event, including
+    // operations enqueued behind this record that may finish before it is counted, sees it complete.
+    // Replays waiting for the event to resume (rare) take the node's way, which may allocate.
+    if (resumes_.empty() && skips_node(stream)) {
+        recorded_ = sequence;
+        record_node_ = nullptr;
+        recording_stream_ = &stream;
+        mark_finished_locked(sequence);
+        lock.unlock();
+        wake_sleepers();
+        stream.finish_claimed();
+        return;
+    }
     Operation operation{OpKind::event_record, 0, nullptr,
                         [self = shared_from_this(), sequence](OpRun&) { self->finish_record(sequence); }};
     operation.flow = flow_id(sequence);
@@ -49,10 +67,7 @@ void Event::finish_record(std::uint64_t sequence) {
     std::vector<std::function<void()>> resumes;
     {
         Mutex::scoped_lock lock(mutex_);
-        if (sequence > finished_.load(std::memory_order_relaxed)) {
-            if (timed_) timestamp_ns_ = now_ns();
-            finished_.store(sequence, std::memory_order_seq_cst);
-        }
+        mark_finished_locked(sequence);
         const std::uint64_t finished = finished_.load(std::memory_order_relaxed);
         for (auto it = resumes_.begin(); it != resumes_.end();) {
             if (it->first <= finished) {
@@ -63,11 +78,21 @@ void Event::finish_record(std::uint64_t sequence) {
             }
         }
     }
+    wake_sleepers();
+    for (auto& resume : resumes) resume();
+}
+
+void Event::mark_finished_locked(std::uint64_t sequence) {
+    if (sequence <= finished_.load(std::memory_order_relaxed)) return;
+    if (timed_) timestamp_ns_ = now_ns();
+    finished_.store(sequence, std::memory_order_seq_cst);
+}
+
+void Event::wake_sleepers() {
     if (sleepers_.load(std::memory_order_seq_cst) != 0) {
         { std::lock_guard lock(sleep_mutex_); }
         woken_.notify_all();
     }
-    for (auto& resume : resumes) resume();
 }
 
 std::uint64_t Event::pending_record() const {
@@ -91,6 +116,10 @@ void Event::reset_now() {
 
 void Event::wait(Stream& stream) {
     stream.make_room();
+    if (pending_record() == 0 && skips_node(stream)) {
+        stream.finish_claimed();
+        return;
+    }
     OpNode* node = stream.prepare(Operation{OpKind::event_wait, 0, nullptr, [](OpRun&) {}});
     try {
         Mutex::scoped_lock lock(mutex_);

@@ -81,14 +81,31 @@ OpNode* Stream::prepare(Operation&& operation) {
 }
 
 void Stream::submit(OpNode* node) {
-    const std::uint64_t task = submitted_.fetch_add(1, std::memory_order_release) + 1;
+    OpNode* previous;
+    std::uint64_t task;
+    {
+        oneapi::tbb::spin_mutex::scoped_lock lock(submit_mutex_);
+        task = submitted_.load(std::memory_order_relaxed) + 1;
+        submitted_.store(task, std::memory_order_release);
+        previous = tail_.load(std::memory_order_relaxed);
+        tail_.store(node, std::memory_order_relaxed);
+    }
     node->set_task_id(task);
     thread_last_task = task;
-    // Stream order is the order in which submitters swap the tail. The node was prepared with a
-    // dependency on its predecessor already counted (it may finish and release it at once).
-    OpNode* previous = tail_.exchange(node, std::memory_order_acq_rel);
+    // The node was prepared with a dependency on its predecessor already counted (it may finish
+    // and release it at once).
     const bool linked = previous && previous->chain(node);
     node->release_submission(linked);
+}
+
+bool Stream::claim_if_idle() {
+    if (finished_.load(std::memory_order_relaxed) != submitted_.load(std::memory_order_relaxed)) return false;
+    oneapi::tbb::spin_mutex::scoped_lock lock(submit_mutex_);
+    const std::uint64_t submitted = submitted_.load(std::memory_order_relaxed);
+    if (finished_.load(std::memory_order_acquire) != submitted) return false;
+    submitted_.store(submitted + 1, std::memory_order_release);
+    thread_last_task = submitted + 1;
+    return true;
 }
 
 void Stream::enqueue(Operation operation) {

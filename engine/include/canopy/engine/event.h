@@ -33,10 +33,12 @@ public:
     std::uint32_t flags() const { return flags_; }
     bool timed() const { return timed_; }
 
-    // Pending records and resets keep the event alive (it must be owned by a shared_ptr).
+    // Pending records and resets keep the event alive (it must be owned by a shared_ptr). On a
+    // stream with nothing unfinished the record completes before this returns.
     void record(Stream& stream);
     // Later work on `stream` waits for the most recent record made before this call; a no-op when
-    // the event was never recorded or its record has finished.
+    // the event was never recorded or its record has finished (then without a node if the stream
+    // has nothing unfinished).
     void wait(Stream& stream);
     // Enqueues a node that returns the event to the never-recorded state.
     void reset(Stream& stream);
@@ -74,6 +76,11 @@ private:
     // recent record; it completes the record with finish_record(the returned sequence).
     std::uint64_t claim_record(const Stream& stream, OpNode* node);
     void finish_record(std::uint64_t sequence);
+    // Under mutex_: record `sequence` has run.
+    void mark_finished_locked(std::uint64_t sequence);
+    void wake_sleepers();
+    // Whether a record or wait made now should skip its node (see Stream::claim_if_idle).
+    static bool skips_node(Stream& stream);
 
     Device& device_;
     const std::uint32_t flags_;
