@@ -121,7 +121,8 @@ void vector_add_tiled_copies(benchmark::State& state) {
     float* zs = z.data();
     for (auto _ : state) {
         oneapi::tbb::parallel_for(uint32_t{0}, kAddBlocks, [=](uint32_t block) {
-            std::vector<float> unified_buffer(6 * tile_length);
+            // A worker's buffer, made once and reused by every block it runs (as Canopy's UB is).
+            thread_local std::vector<float> unified_buffer(6 * tile_length);
             for (uint32_t tile = 0; tile < block_length / tile_length; ++tile) {
                 float* x_tile = unified_buffer.data() + (tile % 2) * 3 * tile_length;
                 float* y_tile = x_tile + tile_length;

@@ -69,6 +69,7 @@ void chain_execution(benchmark::State& state) {
 }
 BENCHMARK(chain_execution)->Name("event_ping_pong_10k_hops/baseline")->Unit(benchmark::kMillisecond);
 BENCHMARK(chain_execution)->Name("event_ping_pong_timed_10k_hops/baseline")->Unit(benchmark::kMillisecond);
+
 // What the queued ping-pong is in raw flow graph: two chains of continue_nodes (a record and a wait
 // of each stream per round) with an edge for every hop from one to the other, built and run, as
 // chain_100k's baseline is (the streams' nodes are built when the hops are enqueued).
