@@ -52,38 +52,6 @@ BENCHMARK(stream_of_100k)->Name("chain_100k/canopy")->Unit(benchmark::kMilliseco
 
 constexpr int hops = 10'000;
 
-// Two streams hand control back and forth through events: every hop is a cross-stream edge. The
-// events are CANN's synchronization events (ACL_EVENT_SYNC); the timed variant uses aclrtCreateEvent's
-// timestamped events, whose records also read the clock.
-void event_ping_pong(benchmark::State& state, bool timed) {
-    ensure_runtime();
-    aclrtStream ping, pong;
-    aclrtEvent to_pong, to_ping;
-    check(aclrtCreateStream(&ping), state);
-    check(aclrtCreateStream(&pong), state);
-    for (aclrtEvent* event : {&to_pong, &to_ping})
-        check(timed ? aclrtCreateEvent(event) : aclrtCreateEventWithFlag(event, ACL_EVENT_SYNC), state);
-    for (auto _ : state) {
-        for (int i = 0; i < hops / 2; ++i) {
-            aclrtRecordEvent(to_pong, ping);
-            aclrtStreamWaitEvent(pong, to_pong);
-            aclrtRecordEvent(to_ping, pong);
-            aclrtStreamWaitEvent(ping, to_ping);
-        }
-        aclrtSynchronizeStream(ping);
-        aclrtSynchronizeStream(pong);
-    }
-    state.SetItemsProcessed(state.iterations() * hops);
-    aclrtDestroyEvent(to_pong);
-    aclrtDestroyEvent(to_ping);
-    aclrtDestroyStream(ping);
-    aclrtDestroyStream(pong);
-}
-BENCHMARK_CAPTURE(event_ping_pong, sync, false)->Name("event_ping_pong_10k_hops/canopy")->Unit(benchmark::kMillisecond);
-BENCHMARK_CAPTURE(event_ping_pong, timed, true)
-    ->Name("event_ping_pong_timed_10k_hops/canopy")
-    ->Unit(benchmark::kMillisecond);
-
 // Holds a stream (as its host function) without taking a core from the thread that enqueues.
 struct Gate {
     std::mutex mutex;
@@ -109,28 +77,34 @@ void hold_until_open(void* argument) {
     gate->opened.wait(lock, [gate] { return gate->open; });
 }
 
-// The same hops enqueued while the first stream is held by a host function: every record and wait
-// is then a node and every hop an edge between the streams' chains, run once the streams are let
-// go. (Above, each record and wait finds its stream idle and needs no node.) Against the same
-// graph built and run in raw flow graph.
-void event_ping_pong_queued(benchmark::State& state) {
+// Two streams hand control back and forth through events: every hop is a cross-stream edge. The
+// events are CANN's synchronization events (ACL_EVENT_SYNC); the timed variant uses aclrtCreateEvent's
+// timestamped events, whose records also read the clock. Unheld, each record and wait finds its
+// stream idle and needs no node; held, the hops are enqueued while the first stream is held by a
+// host function, so that every record and wait is a node and every hop an edge between the
+// streams' chains, run once the streams are let go (against that graph built and run in raw flow
+// graph).
+void event_ping_pong(benchmark::State& state, bool timed, bool held) {
     ensure_runtime();
     aclrtStream ping, pong;
     aclrtEvent to_pong, to_ping;
     check(aclrtCreateStream(&ping), state);
     check(aclrtCreateStream(&pong), state);
-    for (aclrtEvent* event : {&to_pong, &to_ping}) check(aclrtCreateEventWithFlag(event, ACL_EVENT_SYNC), state);
+    for (aclrtEvent* event : {&to_pong, &to_ping})
+        check(timed ? aclrtCreateEvent(event) : aclrtCreateEventWithFlag(event, ACL_EVENT_SYNC), state);
     Gate gate;
     for (auto _ : state) {
-        gate.close();
-        aclrtLaunchHostFunc(ping, hold_until_open, &gate);
+        if (held) {
+            gate.close();
+            aclrtLaunchHostFunc(ping, hold_until_open, &gate);
+        }
         for (int i = 0; i < hops / 2; ++i) {
             aclrtRecordEvent(to_pong, ping);
             aclrtStreamWaitEvent(pong, to_pong);
             aclrtRecordEvent(to_ping, pong);
             aclrtStreamWaitEvent(ping, to_ping);
         }
-        gate.let_go();
+        if (held) gate.let_go();
         aclrtSynchronizeStream(ping);
         aclrtSynchronizeStream(pong);
     }
@@ -140,7 +114,15 @@ void event_ping_pong_queued(benchmark::State& state) {
     aclrtDestroyStream(ping);
     aclrtDestroyStream(pong);
 }
-BENCHMARK(event_ping_pong_queued)->Name("event_ping_pong_queued_10k_hops/canopy")->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(event_ping_pong, sync, false, false)
+    ->Name("event_ping_pong_10k_hops/canopy")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(event_ping_pong, timed, true, false)
+    ->Name("event_ping_pong_timed_10k_hops/canopy")
+    ->Unit(benchmark::kMillisecond);
+BENCHMARK_CAPTURE(event_ping_pong, queued, false, true)
+    ->Name("event_ping_pong_queued_10k_hops/canopy")
+    ->Unit(benchmark::kMillisecond);
 
 constexpr std::size_t copy_bytes = std::size_t{64} << 20;
 

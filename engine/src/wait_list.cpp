@@ -1,7 +1,6 @@
 #include "canopy/engine/wait_list.h"
 
 #include <algorithm>
-
 #include <chrono>
 #include <condition_variable>
 #include <map>
