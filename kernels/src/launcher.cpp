@@ -1,4 +1,5 @@
 #include "launcher.h"
+#include "deferred_moves.h"
 #include "pipe_model.h"
 #include "registry.h"
 
@@ -384,6 +385,7 @@ private:
 void require_blocks_at_once(const char* api) {
     const BlockContext& block = current_block();
     if (block.kernel == nullptr) raise(ACL_ERROR_RT_AICORE_EXCEPTION, api, "called outside a kernel launch");
+    land_all_deferred_moves();  // other blocks may write the GM this one's moves read
     if (block.group != nullptr || block.count == 1) return;
     raise(ACL_ERROR_RT_AICORE_EXCEPTION, api,
           "kernel " + std::string(block.kernel) + " runs its " + std::to_string(block.count) +
@@ -420,6 +422,7 @@ namespace {
 BlockContext& cross_core_block(const char* api, int flag) {
     BlockContext& block = current_block();
     if (block.kernel == nullptr) raise(ACL_ERROR_RT_AICORE_EXCEPTION, api, "called outside a kernel launch");
+    land_all_deferred_moves();  // other cores may write the GM this one's moves read
     if (!block.cores.mix) {
         raise(ACL_ERROR_RT_AICORE_EXCEPTION, api,
               "kernel " + std::string(block.kernel) +
@@ -499,7 +502,8 @@ public:
           block_num_(&::block_num),
           saved_{block_.index, block_.count, block_.ub, block_.ub_bytes, block_.kernel, block_.group,
                  *block_idx_, *block_num_, block_.vector, block_.registers, block_.core_type,
-                 block_.sub_block_idx, block_.task_ratio, block_.cores, block_.pipes} {
+                 block_.sub_block_idx, block_.task_ratio, block_.cores, block_.pipes, block_.moves,
+                 deferred_move_count} {
         ThreadArenas& arenas = thread_arenas;
         if (arenas.by_depth.size() <= arenas.depth) arenas.by_depth.resize(arenas.depth + 1);
         std::byte* ub = arenas.by_depth[arenas.depth].reserve(launch.ub_bytes);
@@ -520,6 +524,7 @@ public:
         block_.cores = launch.cores;
         block_.group = launch.group;
         block_.pipes = &pipes_;
+        block_.moves = &moves_;
         *block_num_ = launch.num_blocks;
         launch.stream.device().enter_kernel();
     }
@@ -540,6 +545,8 @@ public:
         block_.task_ratio = saved_.task_ratio;
         block_.cores = saved_.cores;
         block_.pipes = saved_.pipes;
+        block_.moves = saved_.moves;
+        deferred_move_count = saved_.deferred_move_count;
         block_.deferred_code = saved_deferred_code_;
         block_.deferred_message = std::move(saved_deferred_message_);
         *block_idx_ = saved_.block_idx;
@@ -577,6 +584,7 @@ public:
         block_.ub = aic ? nullptr : ub_;
         block_.ub_bytes = aic ? 0 : launch_.ub_bytes;
         pipes_.reset();
+        moves_.reset();
         // Reported on the way out however the block ends, so that a failed block shows too.
         struct BlockReport {
             const LaunchState& launch;
@@ -593,6 +601,7 @@ public:
         } report{launch_, index, slot, aic, launch_.observer ? engine::now_ns() : 0};
         try {
             launch_.call();
+            moves_.finish();
             pipe_finish_block();
         } catch (const KernelFault& fault) {
             fail(index, fault.code, fault.message);
@@ -618,6 +627,7 @@ public:
 
 private:
     [[noreturn]] void fail(std::int64_t index, int code, const std::string& message) {
+        moves_.reset();  // a failed block's moves never land
         launch_.failed.store(true, std::memory_order_relaxed);
         block_.deferred_code = 0;
         block_.deferred_message.clear();
@@ -640,6 +650,8 @@ private:
         std::int64_t task_ratio;
         KernelCores cores;
         PipeState* pipes;
+        DeferredMoves* moves;
+        std::uint32_t deferred_move_count;
     };
 
     LaunchState& launch_;
@@ -649,6 +661,7 @@ private:
     const Saved saved_;
     std::byte* ub_ = nullptr;
     PipeState pipes_;
+    DeferredMoves moves_;
     int saved_deferred_code_ = 0;
     std::string saved_deferred_message_;
 };

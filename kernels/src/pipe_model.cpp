@@ -2,6 +2,8 @@
 // tracked local-memory range, its last writer and its last reader on each pipe.
 #include "pipe_model.h"
 
+#include "canopy/kernel/deferred_moves.h"
+
 #include <algorithm>
 #include <string>
 
@@ -165,6 +167,11 @@ void pipe_instruction(Pipe pipe, const char* api, const Operand* operands, std::
     for (std::size_t i = 0; i < count; ++i) {
         if (operands[i].bytes != 0) s.access(pipe, api, operands[i]);
     }
+    if (deferred_move_count != 0) {
+        for (std::size_t i = 0; i < count; ++i) {
+            if (operands[i].bytes != 0 && !operands[i].deferred) land_deferred_moves(operands[i].address, operands[i].bytes);
+        }
+    }
     s.last.issued[static_cast<std::size_t>(pipe)] = seq;
 }
 
@@ -194,6 +201,8 @@ void pipe_wait_flag(Pipe src, Pipe dst, std::int32_t event, const char* api) {
             std::uint32_t* knows = s.known[static_cast<std::size_t>(dst)].issued;
             for (std::size_t q = 0; q < pipe_count; ++q) knows[q] = std::max(knows[q], flag.clock.issued[q]);
             s.flags.erase(s.flags.begin() + static_cast<std::ptrdiff_t>(i));
+            // Past this wait another pipe may write the GM that MTE2 read.
+            if (src == Pipe::MTE2 && dst != Pipe::V) land_all_deferred_moves();
             return;
         }
     }
@@ -203,6 +212,7 @@ void pipe_wait_flag(Pipe src, Pipe dst, std::int32_t event, const char* api) {
 }
 
 void pipe_barrier_all() {
+    land_all_deferred_moves();
     PipeState& s = state();
     s.floor = s.last;
 }

@@ -48,8 +48,10 @@ struct KernelCores {
     constexpr std::uint32_t per_block() const { return std::uint32_t{aic} + aiv; }
 };
 
-// Per-block bookkeeping of the pipe model (kernels/src/pipe_model.cpp, canopy/kernel/pipes.h).
+// Per-block bookkeeping of the pipe model (kernels/src/pipe_model.cpp, canopy/kernel/pipes.h) and of
+// the moves MTE2 has not landed yet (kernels/src/deferred_moves.cpp, canopy/kernel/deferred_moves.h).
 struct PipeState;
+struct DeferredMoves;
 
 struct BlockContext {
     std::int64_t index = 0;
@@ -76,6 +78,7 @@ struct BlockContext {
     KernelCores cores;
     // The running block's pipes and the order between them; owned by the launcher.
     PipeState* pipes = nullptr;
+    DeferredMoves* moves = nullptr;
     // Float results saturate instead of overflowing to inf / NaN: the stream's float mode
     // (aclrtSetDeviceSatMode when it was created) is ACL_RT_OVERFLOW_MODE_SATURATION.
     bool saturates = false;

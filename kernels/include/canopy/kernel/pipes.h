@@ -35,6 +35,9 @@ struct Operand {
     const void* memory_base = nullptr;
     const char* memory = nullptr;   // "UB", "L1", ...
     bool write = false;
+    // The instruction handles the deferred moves under this range itself (deferred_moves.h); any
+    // other operand lands them first.
+    bool deferred = false;
 };
 
 // What every pipe had issued at one point of the block's program: a queue's or a flag's snapshot.

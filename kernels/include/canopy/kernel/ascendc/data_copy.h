@@ -224,8 +224,15 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>
     require_whole_blocks<T>(count, "DataCopy");
     require_elements(dst, count, "DataCopy", "dst");
     const T* from = src.CheckedSpan(0, count, false, "DataCopy");
-    issue(Pipe::MTE2, "DataCopy", writes(dst, uint64_t(count) * sizeof(T)));
-    std::memcpy(dst.GetPhyAddr(), from, std::size_t(count) * sizeof(T));
+    const uint64_t bytes = uint64_t(count) * sizeof(T);
+    if (dst.memory() == Hardware::UB) {
+        // MTE2 lands the bytes when something needs them (deferred_moves.h).
+        issue(Pipe::MTE2, "DataCopy", deferred(writes(dst, bytes)));
+        canopy::kernel::defer_copy_in(dst.address(), from, bytes);
+        return;
+    }
+    issue(Pipe::MTE2, "DataCopy", writes(dst, bytes));
+    std::memcpy(dst.address(), from, bytes);
 }
 
 template <typename T>
@@ -235,8 +242,16 @@ __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>
     require_whole_blocks<T>(count, "DataCopy");
     require_elements(src, count, "DataCopy", "src");
     T* to = dst.CheckedSpan(0, count, true, "DataCopy");
-    issue(Pipe::MTE3, "DataCopy", reads(src, uint64_t(count) * sizeof(T)));
-    store_to_gm(to, src.GetPhyAddr(), count, "DataCopy");
+    const uint64_t bytes = uint64_t(count) * sizeof(T);
+    // Bytes a deferred move has not landed go to GM straight from its sources (deferred_moves.h).
+    if (canopy::kernel::deferred_move_count != 0 && core_registers().atomic_operation == 0 &&
+        canopy::kernel::deferred_covers(src.address(), bytes)) {
+        issue(Pipe::MTE3, "DataCopy", deferred(reads(src, bytes)));
+        canopy::kernel::store_deferred(to, src.address(), bytes);
+        return;
+    }
+    issue(Pipe::MTE3, "DataCopy", reads(src, bytes));
+    store_to_gm(to, src.address(), count, "DataCopy");
 }
 
 template <typename T>
@@ -250,7 +265,7 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>&
     require_elements(dst, count, "DataCopy", "dst");
     const uint64_t bytes = uint64_t(count) * sizeof(T);
     issue(local_move_pipe(src.memory(), dst.memory()), "DataCopy", reads(src, bytes), writes(dst, bytes));
-    std::memmove(dst.GetPhyAddr(), src.GetPhyAddr(), std::size_t(count) * sizeof(T));
+    std::memmove(dst.address(), src.address(), std::size_t(count) * sizeof(T));
 }
 
 // ---- Level 0: bursts of whole data blocks ---------------------------------------------------
@@ -267,7 +282,7 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>
     require_local_bytes(dst, burst_extent(count, burst, dst_advance), "DataCopy", "dst");
     const T* from = src.CheckedSpan(0, burst_extent(count, burst, src_advance) / sizeof(T), false, "DataCopy");
     issue(Pipe::MTE2, "DataCopy", writes(dst, burst_extent(count, burst, dst_advance)));
-    copy_bursts(reinterpret_cast<std::byte*>(dst.GetPhyAddr()), reinterpret_cast<const std::byte*>(from), count,
+    copy_bursts(reinterpret_cast<std::byte*>(dst.address()), reinterpret_cast<const std::byte*>(from), count,
                 burst, src_advance, dst_advance);
 }
 
@@ -283,7 +298,7 @@ __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>
     require_local_bytes(src, burst_extent(count, burst, src_advance), "DataCopy", "src");
     T* to = dst.CheckedSpan(0, burst_extent(count, burst, dst_advance) / sizeof(T), true, "DataCopy");
     issue(Pipe::MTE3, "DataCopy", reads(src, burst_extent(count, burst, src_advance)));
-    store_bursts(to, src.GetPhyAddr(), count, burst, src_advance, dst_advance, "DataCopy");
+    store_bursts(to, src.address(), count, burst, src_advance, dst_advance, "DataCopy");
 }
 
 template <typename T>
@@ -304,7 +319,7 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const LocalTensor<T>&
     require_local_bytes(dst, burst_extent(count, burst, dst_advance), "DataCopy", "dst");
     issue(local_move_pipe(src.memory(), dst.memory()), "DataCopy", reads(src, burst_extent(count, burst, src_advance)),
           writes(dst, burst_extent(count, burst, dst_advance)));
-    copy_bursts(reinterpret_cast<std::byte*>(dst.GetPhyAddr()), reinterpret_cast<const std::byte*>(src.GetPhyAddr()),
+    copy_bursts(reinterpret_cast<std::byte*>(dst.address()), reinterpret_cast<const std::byte*>(src.address()),
                 count, burst, src_advance, dst_advance);
 }
 
@@ -339,7 +354,7 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>
     require_elements(dst, int64_t(dst_extent), "DataCopy(Nd2Nz)", "dst");
     const T* from = src.CheckedSpan(0, src_extent, false, "DataCopy(Nd2Nz)");
     issue(Pipe::MTE2, "DataCopy(Nd2Nz)", writes(dst, dst_extent * sizeof(T)));
-    T* to = dst.GetPhyAddr();
+    T* to = dst.address();
     for (uint64_t matrix = 0; matrix < p.ndNum; ++matrix) {
         const T* src_matrix = from + matrix * p.srcNdMatrixStride;
         T* dst_matrix = to + matrix * p.dstNzMatrixStride;
@@ -385,7 +400,7 @@ __aicore__ inline void DataCopyPad(const LocalTensor<T>& dst, const GlobalTensor
     T pad = padParams.paddingValue;
     if (!padParams.isPad) std::memcpy(static_cast<void*>(&pad), &pad_value_register(), sizeof(T));
     issue(Pipe::MTE2, api, writes(dst, burst_extent(p.blockCount, ub_burst, dst_advance)));
-    std::byte* to = reinterpret_cast<std::byte*>(dst.GetPhyAddr());
+    std::byte* to = reinterpret_cast<std::byte*>(dst.address());
     for (uint64_t i = 0; i < p.blockCount; ++i) {
         std::byte* burst = to + i * dst_advance;
         fill_elements(burst, padParams.leftPadding, pad);
@@ -411,7 +426,7 @@ __aicore__ inline void DataCopyPad(const GlobalTensor<T>& dst, const LocalTensor
     require_local_bytes(src, burst_extent(p.blockCount, p.blockLen, src_advance), api, "src");
     T* to = dst.CheckedSpan(0, burst_extent(p.blockCount, p.blockLen, dst_advance) / sizeof(T), true, api);
     issue(Pipe::MTE3, api, reads(src, burst_extent(p.blockCount, p.blockLen, src_advance)));
-    store_bursts(to, src.GetPhyAddr(), p.blockCount, p.blockLen, src_advance, dst_advance, api);
+    store_bursts(to, src.address(), p.blockCount, p.blockLen, src_advance, dst_advance, api);
 }
 
 // The older parameter shapes: DataCopyParams with blockLen in bytes.

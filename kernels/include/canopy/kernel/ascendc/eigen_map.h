@@ -74,13 +74,13 @@ inline void saturate_results(T* data, int64_t length) {
 // The first `count` elements of `tensor` as an array to write.
 template <typename T>
 inline ArrayMap<T> writable(const AscendC::LocalTensor<T>& tensor, int64_t count) {
-    return ArrayMap<T>(tensor.GetPhyAddr(), count);
+    return ArrayMap<T>(tensor.address(), count);
 }
 
 // The first `count` elements of `tensor`, read in compute precision.
 template <typename T>
 inline auto readable(const AscendC::LocalTensor<T>& tensor, int64_t count) {
-    return ConstArrayMap<T>(tensor.GetPhyAddr(), count).template cast<compute_t<T>>();
+    return ConstArrayMap<T>(tensor.address(), count).template cast<compute_t<T>>();
 }
 
 // Stores a compute-precision expression into `length` elements at `data`: rounded to T, checked
@@ -95,7 +95,7 @@ inline void store_elements(T* data, int64_t length, const Expression& value) {
 // Stores a compute-precision expression into the first `count` elements of `dst`.
 template <typename T, typename Expression>
 inline void store(const AscendC::LocalTensor<T>& dst, int64_t count, const Expression& value) {
-    store_elements(dst.GetPhyAddr(), count, value);
+    store_elements(dst.address(), count, value);
 }
 
 }  // namespace canopy::kernel::ascendc

@@ -8,6 +8,7 @@
 
 #include "canopy/kernel/ascendc/check.h"
 #include "canopy/kernel/ascendc/types.h"
+#include "canopy/kernel/deferred_moves.h"
 
 namespace AscendC {
 
@@ -95,6 +96,9 @@ public:
                     ") of a GlobalTensor whose SetGlobalBuffer size is ", limit_, " elements (",
                     limit_ * sizeof(T), " bytes)");
             }
+        }
+        if (write && canopy::kernel::deferred_move_count != 0) {
+            canopy::kernel::land_deferred_moves_reading(address_ + first, count * sizeof(T));
         }
         return address_ + first;
     }

@@ -23,7 +23,7 @@ using canopy::kernel::Pipe;
 template <typename T>
 inline Operand local_operand(const AscendC::LocalTensor<T>& tensor, uint64_t bytes, bool write) {
     const AscendC::Hardware memory = tensor.memory();
-    return Operand{tensor.GetPhyAddr(), bytes, local_memory(memory).base, AscendC::HardwareName(memory), write};
+    return Operand{tensor.address(), bytes, local_memory(memory).base, AscendC::HardwareName(memory), write};
 }
 
 // `bytes` of `tensor` from its start, read by the instruction.
@@ -36,6 +36,12 @@ inline Operand reads(const AscendC::LocalTensor<T>& tensor, uint64_t bytes) {
 template <typename T>
 inline Operand writes(const AscendC::LocalTensor<T>& tensor, uint64_t bytes) {
     return local_operand(tensor, bytes, true);
+}
+
+// An operand whose deferred moves the instruction handles itself (deferred_moves.h).
+inline Operand deferred(Operand operand) {
+    operand.deferred = true;
+    return operand;
 }
 
 // Reports one instruction of `api` on `pipe`.

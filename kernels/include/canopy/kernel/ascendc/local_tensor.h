@@ -10,6 +10,7 @@
 #include "canopy/kernel/ascendc/local_memory.h"
 #include "canopy/kernel/ascendc/shape_info.h"
 #include "canopy/kernel/ascendc/types.h"
+#include "canopy/kernel/deferred_moves.h"
 #include "canopy/kernel/pipes.h"
 
 namespace AscendC {
@@ -113,6 +114,7 @@ public:
     __aicore__ inline T& operator()(uint32_t index) const {
         static_assert(!canopy::kernel::ascendc::packs_nibbles<T>,
                       "an int4b_t element is half a byte: use GetValue / SetValue");
+        LandDeferredMoves();  // the reference escapes
         return *Element(index, "LocalTensor::operator()");
     }
 
@@ -140,15 +142,24 @@ public:
         return other;
     }
 
-    __aicore__ inline T* GetPhyAddr() const { return data_; }
-    __aicore__ inline T* GetPhyAddr(uint32_t offset) const { return Advance(offset, "LocalTensor::GetPhyAddr"); }
+    // The pointer escapes the pipe model: every move MTE2 has not landed lands first.
+    __aicore__ inline T* GetPhyAddr() const {
+        LandDeferredMoves();
+        return data_;
+    }
+    __aicore__ inline T* GetPhyAddr(uint32_t offset) const {
+        LandDeferredMoves();
+        return Advance(offset, "LocalTensor::GetPhyAddr");
+    }
     __aicore__ inline int32_t GetPosition() const { return static_cast<int32_t>(position_); }
 
     // The shape the tensor carries for the APIs that read it (shape_info.h).
     __aicore__ inline void SetShapeInfo(const ShapeInfo& shapeInfo) { shape_info_ = shapeInfo; }
     __aicore__ inline ShapeInfo GetShapeInfo() const { return shape_info_; }
 
-    // Canopy's accessors for the API implementation.
+    // Canopy's accessors for the API implementation. address() is GetPhyAddr for the APIs that
+    // report their operands to the pipe model before touching them (which lands what they need).
+    T* address() const { return data_; }
     TPosition position() const { return position_; }
     Hardware memory() const { return GetPhyType(position_); }
     canopy::kernel::ascendc::BufferRecord* buffer_record() const { return buffer_; }
@@ -156,6 +167,10 @@ public:
 private:
     template <typename U>
     friend class LocalTensor;
+
+    static void LandDeferredMoves() {
+        if (canopy::kernel::deferred_move_count != 0) canopy::kernel::land_all_deferred_moves();
+    }
 
     void ScalarAccess(T* element, bool write, const char* api) const {
         const Hardware hardware = memory();

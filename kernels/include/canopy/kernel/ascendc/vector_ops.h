@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <new>
 #include <type_traits>
 
 #include "canopy/kernel/ascendc/check.h"
@@ -15,6 +16,7 @@
 #include "canopy/kernel/ascendc/local_tensor.h"
 #include "canopy/kernel/ascendc/types.h"
 #include "canopy/kernel/ascendc/vector_unit.h"
+#include "canopy/kernel/deferred_moves.h"
 
 namespace canopy::kernel::ascendc {
 
@@ -40,6 +42,37 @@ inline Strides src_strides(const AscendC::UnaryRepeatParams& params) {
     return {params.srcBlkStride, params.srcRepStride};
 }
 
+// A recorded binary instruction computing `count` elements (deferred_moves.h).
+template <typename T, typename Operation>
+void compute_deferred_binary(void* dst, const void* a, const void* b, int64_t count, const void* operation) {
+    const Operation& compute = *std::launder(static_cast<const Operation*>(operation));
+    store_elements(static_cast<T*>(dst), count,
+                   compute(read_run(static_cast<const T*>(a), count), read_run(static_cast<const T*>(b), count)));
+}
+
+// When both sources of a contiguous binary instruction are GM -> UB copies MTE2 has not landed, the
+// instruction is recorded over their GM bytes instead of run (deferred_moves.h); true then.
+template <typename T, typename Operation>
+inline bool defer_binary(VectorInstruction& instruction, T* dst, const T* src0, const T* src1,
+                         const Operation& operation) {
+    if constexpr (!std::is_trivially_copyable_v<Operation> || sizeof(Operation) > deferred_operation_bytes ||
+                  alignof(Operation) > alignof(std::max_align_t)) {
+        return false;
+    } else {
+        if (deferred_move_count == 0) return false;
+        const int64_t count = instruction.contiguous_elements();
+        if (count <= 0) return false;
+        const uint64_t bytes = uint64_t(count) * sizeof(T);
+        const void* a = deferred_source(src0, bytes);
+        const void* b = a ? deferred_source(src1, bytes) : nullptr;
+        if (!b) return false;
+        instruction.issue_deferred();
+        defer_elementwise(dst, count, sizeof(T), &compute_deferred_binary<T, Operation>, a, b, &operation,
+                          sizeof(Operation));
+        return true;
+    }
+}
+
 // dst = operation(src0, src1) over the instruction's active elements.
 template <typename T, typename Operation>
 inline void binary_instruction(VectorInstruction instruction, const AscendC::LocalTensor<T>& dst,
@@ -49,6 +82,7 @@ inline void binary_instruction(VectorInstruction instruction, const AscendC::Loc
     const auto a = instruction.operand("src0", Access::read, src0, src0_strides(params));
     const auto b = instruction.operand("src1", Access::read, src1, src1_strides(params));
     const auto out = instruction.operand("dst", Access::write, dst, dst_strides(params));
+    if (defer_binary(instruction, out.base, a.base, b.base, operation)) return;
     instruction.run([&](int64_t repeat, int64_t slot, int64_t length) {
         store_elements(out.at(repeat, slot), length,
                   operation(read_run(a.at(repeat, slot), length), read_run(b.at(repeat, slot), length)));

@@ -222,7 +222,7 @@ inline void access_ub(const char* api, const char* role, Access access, const st
 template <typename T>
 inline void require_vector_tensor(const AscendC::LocalTensor<T>& tensor, const char* api, const char* role) {
     require_memory(tensor, AscendC::Hardware::UB, api, role);
-    const auto address = reinterpret_cast<std::uintptr_t>(tensor.GetPhyAddr());
+    const auto address = reinterpret_cast<std::uintptr_t>(tensor.address());
     if (address % AscendC::ONE_BLK_SIZE != 0) [[unlikely]] {
         fail_misuse(api, role, " starts ", address % AscendC::ONE_BLK_SIZE,
                     " bytes past a 32-byte boundary; vector operands must be 32-byte aligned");
@@ -259,10 +259,10 @@ inline VectorOperand<T> vector_operand(const char* api, const char* role, Access
     if (strides.block < 0 || strides.repeat < 0) [[unlikely]] {
         fail_misuse(api, role, " strides (block ", strides.block, ", repeat ", strides.repeat, ") must not be negative");
     }
-    VectorOperand<T> operand{tensor.GetPhyAddr(), strides};
+    VectorOperand<T> operand{tensor.address(), strides};
     const int64_t last_slot = active.last_slot();
     if (last_slot < 0) return operand;
-    const auto* first = reinterpret_cast<const std::byte*>(tensor.GetPhyAddr());
+    const auto* first = reinterpret_cast<const std::byte*>(tensor.address());
     // The highest element reached: the last active slot of the last repeat (offsets grow with both).
     const auto* end = reinterpret_cast<const std::byte*>(operand.at(active.repeats - 1, last_slot) + 1);
     const auto reach = static_cast<uint64_t>(end - first);
@@ -361,6 +361,20 @@ public:
 
     // Reports the instruction to the pipe model with all its declared operands.
     void issue() const { pipe_instruction(Pipe::V, api_, ranges_, operands_); }
+
+    // The number of elements when the instruction is one contiguous run over every operand (its
+    // kernel is called once, from element 0); -1 otherwise.
+    int64_t contiguous_elements() const {
+        if (!repeats_contiguous_ || !active_.full() || active_.repeats == 0) return -1;
+        return active_.counter ? active_.total : active_.repeats * active_.per_repeat;
+    }
+
+    // Issues the instruction for an implementation that handles the deferred moves under its
+    // operands itself (deferred_moves.h).
+    void issue_deferred() {
+        for (std::size_t i = 0; i < operands_; ++i) ranges_[i].deferred = true;
+        issue();
+    }
 
     // Issues the instruction, then computes it.
     template <typename Run>

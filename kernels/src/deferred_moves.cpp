@@ -1,0 +1,182 @@
+// The asynchronous MTE2 model (canopy/kernel/deferred_moves.h).
+#include "deferred_moves.h"
+
+#include <algorithm>
+#include <cstring>
+
+namespace canopy::kernel {
+
+CANOPY_KERNEL_API thread_local std::uint32_t deferred_move_count = 0;
+
+namespace {
+
+// More would make every instruction's overlap test long; the oldest lands first.
+constexpr std::size_t kMaxMoves = 16;
+
+using Move = DeferredMoves::Move;
+
+std::vector<Move>& moves() { return current_block().moves->moves; }
+
+void sync_count(const std::vector<Move>& list) { deferred_move_count = static_cast<std::uint32_t>(list.size()); }
+
+std::uintptr_t address(const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer); }
+
+void land(const Move& move) {
+    auto* ub = reinterpret_cast<std::byte*>(move.begin);
+    const std::uint64_t bytes = move.end - move.begin;
+    if (move.compute) {
+        move.compute(ub, move.a, move.b, static_cast<std::int64_t>(bytes / move.element_bytes), move.operation);
+    } else {
+        std::memcpy(ub, move.a, bytes);
+    }
+}
+
+bool overlaps(const Move& move, std::uintptr_t begin, std::uintptr_t end) { return move.begin < end && begin < move.end; }
+
+bool reads(const Move& move, std::uintptr_t begin, std::uintptr_t end) {
+    const std::uintptr_t bytes = move.end - move.begin;
+    const auto a = address(move.a);
+    if (a < end && begin < a + bytes) return true;
+    const auto b = address(move.b);
+    return move.b != nullptr && b < end && begin < b + bytes;
+}
+
+// Lands (or, when `covered`, drops) the moves whose UB bytes overlap [begin, end). A move the range
+// covers entirely is dropped when the caller overwrites the whole range.
+void clear_range(std::uintptr_t begin, std::uintptr_t end, bool overwritten) {
+    std::vector<Move>& list = moves();
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const Move& move = list[i];
+        if (overlaps(move, begin, end)) {
+            if (!(overwritten && begin <= move.begin && move.end <= end)) land(move);
+            continue;
+        }
+        if (kept != i) list[kept] = move;
+        ++kept;
+    }
+    list.resize(kept);
+    sync_count(list);
+}
+
+const Move* covering(std::uintptr_t begin, std::uintptr_t end) {
+    for (const Move& move : moves()) {
+        if (move.begin <= begin && end <= move.end) return &move;
+    }
+    return nullptr;
+}
+
+void add(const Move& move) {
+    clear_range(move.begin, move.end, true);
+    std::vector<Move>& list = moves();
+    if (list.size() == kMaxMoves) {
+        land(list.front());
+        list.erase(list.begin());
+    }
+    list.push_back(move);
+    sync_count(list);
+}
+
+}  // namespace
+
+void DeferredMoves::reset() {
+    moves.clear();
+    deferred_move_count = 0;
+}
+
+void DeferredMoves::finish() {
+    for (const Move& move : moves) {
+        if (move.compute) land(move);
+    }
+    reset();
+}
+
+void defer_copy_in(void* ub, const void* gm, std::uint64_t bytes) {
+    if (bytes == 0) return;
+    Move move;
+    move.begin = address(ub);
+    move.end = move.begin + bytes;
+    move.a = static_cast<const std::byte*>(gm);
+    add(move);
+}
+
+const void* deferred_source(const void* ub, std::uint64_t bytes) {
+    const Move* move = covering(address(ub), address(ub) + bytes);
+    if (!move || move->compute) return nullptr;
+    return move->a + (address(ub) - move->begin);
+}
+
+void defer_elementwise(void* ub, std::int64_t count, std::uint32_t element_bytes, DeferredElementwise compute,
+                       const void* a, const void* b, const void* operation, std::size_t operation_bytes) {
+    if (count <= 0) return;
+    Move move;
+    move.begin = address(ub);
+    move.end = move.begin + std::uint64_t(count) * element_bytes;
+    move.a = static_cast<const std::byte*>(a);
+    move.b = static_cast<const std::byte*>(b);
+    move.compute = compute;
+    move.element_bytes = element_bytes;
+    std::memcpy(move.operation, operation, std::min(operation_bytes, deferred_operation_bytes));
+    add(move);
+}
+
+bool deferred_covers(const void* ub, std::uint64_t bytes) {
+    const Move* move = covering(address(ub), address(ub) + bytes);
+    return move != nullptr && (address(ub) - move->begin) % move->element_bytes == 0 &&
+           bytes % move->element_bytes == 0;
+}
+
+void store_deferred(void* gm, const void* ub, std::uint64_t bytes) {
+    std::vector<Move>& list = moves();
+    const std::uintptr_t begin = address(ub);
+    for (Move& move : list) {
+        if (!(move.begin <= begin && begin + bytes <= move.end)) continue;
+        const std::uint64_t offset = begin - move.begin;
+        if (!move.compute) {
+            std::memmove(gm, move.a + offset, bytes);
+            return;
+        }
+        move.compute(gm, move.a + offset, move.b + offset, static_cast<std::int64_t>(bytes / move.element_bytes),
+                     move.operation);
+        if (offset == 0 && bytes == move.end - move.begin) {
+            // The UB bytes now equal these GM bytes: the move becomes a copy of them, computed once.
+            move.a = static_cast<const std::byte*>(gm);
+            move.b = nullptr;
+            move.compute = nullptr;
+            move.element_bytes = 1;
+        }
+        return;
+    }
+}
+
+void land_deferred_moves(const void* ub, std::uint64_t bytes) {
+    clear_range(address(ub), address(ub) + bytes, false);
+}
+
+void land_all_deferred_moves() {
+    if (deferred_move_count == 0) return;
+    std::vector<Move>& list = moves();
+    for (const Move& move : list) land(move);
+    list.clear();
+    sync_count(list);
+}
+
+void land_deferred_moves_reading(const void* gm, std::uint64_t bytes) {
+    std::vector<Move>& list = moves();
+    const std::uintptr_t begin = address(gm);
+    const std::uintptr_t end = begin + bytes;
+    std::size_t kept = 0;
+    for (std::size_t i = 0; i < list.size(); ++i) {
+        const Move& move = list[i];
+        if (reads(move, begin, end)) {
+            land(move);
+            continue;
+        }
+        if (kept != i) list[kept] = move;
+        ++kept;
+    }
+    list.resize(kept);
+    sync_count(list);
+}
+
+}  // namespace canopy::kernel
