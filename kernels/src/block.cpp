@@ -10,9 +10,20 @@ namespace {
 // model of a shared library pays a __tls_get_addr call each time. libascendcl is loaded with the
 // program (it is a link dependency, not dlopen'ed), so its TLS is in the static block.
 __attribute__((tls_model("initial-exec"))) thread_local BlockContext running;
-}
+// `running` is constructed (and its destructor registered) on a thread's first use, which costs a
+// guarded call on every access; this trivial pointer is a plain load once it is set.
+__attribute__((tls_model("initial-exec"))) thread_local BlockContext* running_block = nullptr;
 
-BlockContext& current_block() { return running; }
+[[gnu::noinline]] BlockContext& first_use_of_running_block() {
+    running_block = &running;
+    return running;
+}
+}  // namespace
+
+BlockContext& current_block() {
+    if (BlockContext* block = running_block) [[likely]] return *block;
+    return first_use_of_running_block();
+}
 
 void raise(int code, const char* api, const std::string& detail) {
     throw KernelFault{code, std::string(api) + ": " + detail};

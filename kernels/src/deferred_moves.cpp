@@ -6,11 +6,12 @@
 
 namespace canopy::kernel {
 
-CANOPY_KERNEL_API thread_local std::uint32_t deferred_move_count = 0;
+CANOPY_KERNEL_API __attribute__((tls_model("initial-exec"))) thread_local std::uint32_t deferred_move_count = 0;
 
 namespace {
 
-// More would make every instruction's overlap test long; the oldest lands first.
+// More would make every instruction's overlap test long; the first one lands then. Moves are
+// disjoint in the UB and read only GM, which landing does not write: their order does not matter.
 constexpr std::size_t kMaxMoves = 16;
 
 using Move = DeferredMoves::Move;
@@ -41,21 +42,19 @@ bool reads(const Move& move, std::uintptr_t begin, std::uintptr_t end) {
     return move.b != nullptr && b < end && begin < b + bytes;
 }
 
-// Lands (or, when `covered`, drops) the moves whose UB bytes overlap [begin, end). A move the range
-// covers entirely is dropped when the caller overwrites the whole range.
-void clear_range(std::uintptr_t begin, std::uintptr_t end, bool overwritten) {
-    std::vector<Move>& list = moves();
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < list.size(); ++i) {
+// Lands the moves whose UB bytes overlap [begin, end), except that when the caller overwrites the
+// whole range the moves inside it are dropped.
+void clear_range(std::vector<Move>& list, std::uintptr_t begin, std::uintptr_t end, bool overwritten) {
+    for (std::size_t i = 0; i < list.size();) {
         const Move& move = list[i];
-        if (overlaps(move, begin, end)) {
-            if (!(overwritten && begin <= move.begin && move.end <= end)) land(move);
+        if (!overlaps(move, begin, end)) {
+            ++i;
             continue;
         }
-        if (kept != i) list[kept] = move;
-        ++kept;
+        if (!(overwritten && begin <= move.begin && move.end <= end)) land(move);
+        list[i] = list.back();
+        list.pop_back();
     }
-    list.resize(kept);
     sync_count(list);
 }
 
@@ -67,11 +66,19 @@ const Move* covering(std::uintptr_t begin, std::uintptr_t end) {
 }
 
 void add(const Move& move) {
-    clear_range(move.begin, move.end, true);
     std::vector<Move>& list = moves();
+    // A buffer reused as a whole (the common case): the new move takes the old one's place.
+    for (Move& old : list) {
+        if (old.begin == move.begin && old.end == move.end) {
+            old = move;
+            return;
+        }
+    }
+    clear_range(list, move.begin, move.end, true);
     if (list.size() == kMaxMoves) {
         land(list.front());
-        list.erase(list.begin());
+        list.front() = list.back();
+        list.pop_back();
     }
     list.push_back(move);
     sync_count(list);
@@ -150,7 +157,7 @@ void store_deferred(void* gm, const void* ub, std::uint64_t bytes) {
 }
 
 void land_deferred_moves(const void* ub, std::uint64_t bytes) {
-    clear_range(address(ub), address(ub) + bytes, false);
+    clear_range(moves(), address(ub), address(ub) + bytes, false);
 }
 
 void land_all_deferred_moves() {
@@ -165,17 +172,15 @@ void land_deferred_moves_reading(const void* gm, std::uint64_t bytes) {
     std::vector<Move>& list = moves();
     const std::uintptr_t begin = address(gm);
     const std::uintptr_t end = begin + bytes;
-    std::size_t kept = 0;
-    for (std::size_t i = 0; i < list.size(); ++i) {
-        const Move& move = list[i];
-        if (reads(move, begin, end)) {
-            land(move);
+    for (std::size_t i = 0; i < list.size();) {
+        if (!reads(list[i], begin, end)) {
+            ++i;
             continue;
         }
-        if (kept != i) list[kept] = move;
-        ++kept;
+        land(list[i]);
+        list[i] = list.back();
+        list.pop_back();
     }
-    list.resize(kept);
     sync_count(list);
 }
 

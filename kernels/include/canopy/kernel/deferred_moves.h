@@ -11,7 +11,8 @@
 //  - any instruction other than the two above touches its UB bytes (the pipe model sees every
 //    instruction's operands: pipe_instruction lands what they overlap),
 //  - a raw pointer or reference into the UB escapes (LocalTensor::GetPhyAddr, operator()),
-//  - global memory under its sources is written through a GlobalTensor (GlobalTensor::CheckedSpan),
+//  - global memory under its sources is written through a GlobalTensor (GlobalTensor::CheckedSpan)
+//    or WriteGmByPassDCache,
 //  - a synchronization lets another pipe or core act on GM after MTE2 (PipeBarrier<PIPE_ALL>,
 //    WaitFlag from MTE2 to a pipe other than V, SyncAll, the cross-core flags, IBSet/IBWait).
 // A deferred result is computed when its block ends even if nothing read it, so that its float
@@ -23,7 +24,9 @@
 namespace canopy::kernel {
 
 // The running block's deferred moves (0 outside kernels): the inline paths test it before calling in.
-extern CANOPY_KERNEL_API thread_local std::uint32_t deferred_move_count;
+// Initial-exec, as libascendcl's own block state: the library is a link dependency of every program
+// that runs kernels, so its TLS is in the static block and a test is one load, not a call.
+extern CANOPY_KERNEL_API __attribute__((tls_model("initial-exec"))) thread_local std::uint32_t deferred_move_count;
 
 // `count` elements computed from a and b into dst by a recorded instruction (its operation object
 // copied into the record).

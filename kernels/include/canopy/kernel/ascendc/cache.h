@@ -10,6 +10,7 @@
 #include "canopy/kernel/ascendc/global_tensor.h"
 #include "canopy/kernel/ascendc/local_tensor.h"
 #include "canopy/kernel/ascendc/types.h"
+#include "canopy/kernel/deferred_moves.h"
 
 namespace AscendC {
 
@@ -20,6 +21,7 @@ template <typename T>
 __aicore__ inline void WriteGmByPassDCache(__gm__ T* addr, T value) {
     static_assert(sizeof(T) <= 8, "WriteGmByPassDCache writes one scalar");
     if (addr == nullptr) [[unlikely]] canopy::kernel::ascendc::fail_misuse("WriteGmByPassDCache", "addr is null");
+    if (canopy::kernel::deferred_move_count != 0) canopy::kernel::land_deferred_moves_reading(addr, sizeof(T));
     __atomic_store(addr, &value, __ATOMIC_SEQ_CST);
 }
 
