@@ -3,6 +3,8 @@
 // GM straight from the sources. Every case is a race-free kernel whose result shows when a move
 // lands too late, from the wrong source or not at all.
 #include <cstdint>
+#include <cstring>
+#include <limits>
 #include <vector>
 
 #include "vector_support.h"
@@ -137,6 +139,43 @@ extern "C" __global__ __aicore__ void deferred_across_blocks_kernel(GM_ADDR x, G
 }
 CANOPY_REGISTER_COOPERATIVE_KERNEL(deferred_across_blocks_kernel);
 
+// A scalar write bypassing the data cache over a copy's source: the copy keeps the old x[0].
+extern "C" __global__ __aicore__ void deferred_bypass_write_kernel(GM_ADDR x, GM_ADDR out) {
+    InQueue in;
+    AscendC::LocalTensor<float> tile = in.queue.AllocTensor<float>();
+    AscendC::DataCopy(tile, global(x, kTile), kTile);
+    in.queue.EnQue(tile);
+    tile = in.queue.DeQue<float>();
+    AscendC::WriteGmByPassDCache((__gm__ float*)x, -1.0f);
+    AscendC::DataCopy(global(out, kTile), tile, kTile);
+    in.queue.FreeTensor(tile);
+}
+
+// The add pipeline over x and y; with `store` false the sum is never read.
+extern "C" __global__ __aicore__ void deferred_sum_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR out, int32_t store) {
+    AscendC::TPipe pipe;
+    AscendC::TQue<AscendC::QuePosition::VECIN, 2> in;
+    AscendC::TQue<AscendC::QuePosition::VECOUT, 1> outQueue;
+    pipe.InitBuffer(in, 2, kTile * sizeof(float));
+    pipe.InitBuffer(outQueue, 1, kTile * sizeof(float));
+    AscendC::LocalTensor<float> xLocal = in.AllocTensor<float>();
+    AscendC::LocalTensor<float> yLocal = in.AllocTensor<float>();
+    AscendC::DataCopy(xLocal, global(x, kTile), kTile);
+    AscendC::DataCopy(yLocal, global(y, kTile), kTile);
+    in.EnQue(xLocal);
+    in.EnQue(yLocal);
+    xLocal = in.DeQue<float>();
+    yLocal = in.DeQue<float>();
+    AscendC::LocalTensor<float> sum = outQueue.AllocTensor<float>();
+    AscendC::Add(sum, xLocal, yLocal, kTile);
+    outQueue.EnQue(sum);
+    sum = outQueue.DeQue<float>();
+    if (store) AscendC::DataCopy(global(out, kTile), sum, kTile);
+    in.FreeTensor(xLocal);
+    in.FreeTensor(yLocal);
+    outQueue.FreeTensor(sum);
+}
+
 std::vector<float> ramp(float first) {
     std::vector<float> values(kTile);
     for (uint32_t i = 0; i < kTile; ++i) values[i] = first + float(i);
@@ -205,4 +244,41 @@ TEST_CASE("a deferred copy lands before SyncAll lets another block write its sou
     REQUIRE_ACL(aclrtSynchronizeStream(stream));
     CHECK(out.read() == x);
     CHECK(xs.read() == std::vector<float>(kTile, -1.0f));
+}
+
+TEST_CASE("a deferred copy keeps the GM bytes of its issue when WriteGmByPassDCache overwrites them") {
+    Runtime rt;
+    Stream stream;
+    const std::vector<float> x = ramp(3);
+    DeviceArray<float> xs(x), out(std::vector<float>(kTile, 0.0f));
+    REQUIRE(ACLRT_LAUNCH_KERNEL(deferred_bypass_write_kernel)(1, stream, xs.get(), out.get()) == 0u);
+    REQUIRE_ACL(aclrtSynchronizeStream(stream));
+    CHECK(out.read() == x);
+    CHECK(xs.read()[0] == -1.0f);
+}
+
+TEST_CASE("a sum computed straight into GM saturates, and one never read still sets the overflow status") {
+    constexpr float float_max = std::numeric_limits<float>::max();
+    Runtime rt;
+    REQUIRE_ACL(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_SATURATION));
+    Stream saturating;
+    REQUIRE_ACL(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_INFNAN));
+    Stream detecting;
+    REQUIRE_ACL(aclrtSetStreamOverflowSwitch(detecting, 1));
+    const std::vector<float> big(kTile, float_max);
+    DeviceArray<float> xs(big), ys(big), out(std::vector<float>(kTile, 0.0f));
+
+    REQUIRE(ACLRT_LAUNCH_KERNEL(deferred_sum_kernel)(1, saturating, xs.get(), ys.get(), out.get(), 1) == 0u);
+    REQUIRE_ACL(aclrtSynchronizeStream(saturating));
+    CHECK(out.read() == big);
+
+    void* status = nullptr;
+    REQUIRE_ACL(aclrtMalloc(&status, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+    REQUIRE(ACLRT_LAUNCH_KERNEL(deferred_sum_kernel)(1, detecting, xs.get(), ys.get(), out.get(), 0) == 0u);
+    REQUIRE_ACL(aclrtGetOverflowStatus(status, 64, detecting));
+    REQUIRE_ACL(aclrtSynchronizeStream(detecting));
+    uint32_t flag = 0;
+    REQUIRE_ACL(aclrtMemcpy(&flag, sizeof flag, status, sizeof flag, ACL_MEMCPY_DEVICE_TO_HOST));
+    CHECK(flag == 1);
+    aclrtFree(status);
 }
