@@ -29,6 +29,21 @@ AscendC::GlobalTensor<float> global(GM_ADDR address, uint32_t count) {
     return tensor;
 }
 
+using PairQueue = AscendC::TQue<AscendC::QuePosition::VECIN, 2>;
+
+// x and y copied into the two buffers of `in` and handed over through the queue.
+void copy_in_pair(PairQueue& in, GM_ADDR x, GM_ADDR y, AscendC::LocalTensor<float>& xLocal,
+                  AscendC::LocalTensor<float>& yLocal) {
+    xLocal = in.AllocTensor<float>();
+    yLocal = in.AllocTensor<float>();
+    AscendC::DataCopy(xLocal, global(x, kTile), kTile);
+    AscendC::DataCopy(yLocal, global(y, kTile), kTile);
+    in.EnQue(xLocal);
+    in.EnQue(yLocal);
+    xLocal = in.DeQue<float>();
+    yLocal = in.DeQue<float>();
+}
+
 // Scalar reads of a copied tile: GetValue (reported to the pipe model), operator() and a raw
 // pointer from GetPhyAddr (neither is). out[0..2] = x[1], x[2], x[3].
 extern "C" __global__ __aicore__ void deferred_scalar_reads_kernel(GM_ADDR x, GM_ADDR out) {
@@ -57,16 +72,10 @@ extern "C" __global__ __aicore__ void deferred_scalar_reads_kernel(GM_ADDR x, GM
 // x -> tile, y -> other, other -> x (MTE3), tile -> out. out must be the old x, x the old y.
 extern "C" __global__ __aicore__ void deferred_snapshot_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR out) {
     AscendC::TPipe pipe;
-    AscendC::TQue<AscendC::QuePosition::VECIN, 2> in;
+    PairQueue in;
     pipe.InitBuffer(in, 2, kTile * sizeof(float));
-    AscendC::LocalTensor<float> tile = in.AllocTensor<float>();
-    AscendC::LocalTensor<float> other = in.AllocTensor<float>();
-    AscendC::DataCopy(tile, global(x, kTile), kTile);
-    AscendC::DataCopy(other, global(y, kTile), kTile);
-    in.EnQue(tile);
-    in.EnQue(other);
-    tile = in.DeQue<float>();
-    other = in.DeQue<float>();
+    AscendC::LocalTensor<float> tile, other;
+    copy_in_pair(in, x, y, tile, other);
     AscendC::DataCopy(global(x, kTile), other, kTile);
     AscendC::DataCopy(global(out, kTile), tile, kTile);
     in.FreeTensor(tile);
@@ -77,18 +86,12 @@ extern "C" __global__ __aicore__ void deferred_snapshot_kernel(GM_ADDR x, GM_ADD
 // square = (x + y)^2 from the sum still in the UB, then x = x + y over the copy's own source.
 extern "C" __global__ __aicore__ void deferred_add_reuse_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR out, GM_ADDR square) {
     AscendC::TPipe pipe;
-    AscendC::TQue<AscendC::QuePosition::VECIN, 2> in;
+    PairQueue in;
     AscendC::TQue<AscendC::QuePosition::VECOUT, 2> outQueue;
     pipe.InitBuffer(in, 2, kTile * sizeof(float));
     pipe.InitBuffer(outQueue, 2, kTile * sizeof(float));
-    AscendC::LocalTensor<float> xLocal = in.AllocTensor<float>();
-    AscendC::LocalTensor<float> yLocal = in.AllocTensor<float>();
-    AscendC::DataCopy(xLocal, global(x, kTile), kTile);
-    AscendC::DataCopy(yLocal, global(y, kTile), kTile);
-    in.EnQue(xLocal);
-    in.EnQue(yLocal);
-    xLocal = in.DeQue<float>();
-    yLocal = in.DeQue<float>();
+    AscendC::LocalTensor<float> xLocal, yLocal;
+    copy_in_pair(in, x, y, xLocal, yLocal);
     AscendC::LocalTensor<float> sum = outQueue.AllocTensor<float>();
     AscendC::LocalTensor<float> product = outQueue.AllocTensor<float>();
     AscendC::Add(sum, xLocal, yLocal, kTile);
@@ -154,18 +157,12 @@ extern "C" __global__ __aicore__ void deferred_bypass_write_kernel(GM_ADDR x, GM
 // The add pipeline over x and y; with `store` false the sum is never read.
 extern "C" __global__ __aicore__ void deferred_sum_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR out, int32_t store) {
     AscendC::TPipe pipe;
-    AscendC::TQue<AscendC::QuePosition::VECIN, 2> in;
+    PairQueue in;
     AscendC::TQue<AscendC::QuePosition::VECOUT, 1> outQueue;
     pipe.InitBuffer(in, 2, kTile * sizeof(float));
     pipe.InitBuffer(outQueue, 1, kTile * sizeof(float));
-    AscendC::LocalTensor<float> xLocal = in.AllocTensor<float>();
-    AscendC::LocalTensor<float> yLocal = in.AllocTensor<float>();
-    AscendC::DataCopy(xLocal, global(x, kTile), kTile);
-    AscendC::DataCopy(yLocal, global(y, kTile), kTile);
-    in.EnQue(xLocal);
-    in.EnQue(yLocal);
-    xLocal = in.DeQue<float>();
-    yLocal = in.DeQue<float>();
+    AscendC::LocalTensor<float> xLocal, yLocal;
+    copy_in_pair(in, x, y, xLocal, yLocal);
     AscendC::LocalTensor<float> sum = outQueue.AllocTensor<float>();
     AscendC::Add(sum, xLocal, yLocal, kTile);
     outQueue.EnQue(sum);
