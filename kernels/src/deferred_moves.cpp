@@ -86,16 +86,10 @@ void add(const Move& move) {
 
 }  // namespace
 
-void DeferredMoves::reset() {
-    moves.clear();
-    deferred_move_count = 0;
-}
-
-void DeferredMoves::finish() {
+void DeferredMoves::compute_results() {
     for (const Move& move : moves) {
         if (move.compute) land(move);
     }
-    reset();
 }
 
 void defer_copy_in(void* ub, const void* gm, std::uint64_t bytes) {

@@ -24,9 +24,19 @@ struct DeferredMoves {
     std::vector<Move> moves;
 
     // A new block: nothing deferred (keeps the vector's capacity).
-    void reset();
+    void reset() {
+        moves.clear();
+        deferred_move_count = 0;
+    }
     // The block returned: its results are computed (their float flags raised), its copies dropped.
-    void finish();
+    // Inline, as reset(): they run for every block, most often with nothing to do.
+    void finish() {
+        if (!moves.empty()) compute_results();
+        reset();
+    }
+
+private:
+    void compute_results();
 };
 
 }  // namespace canopy::kernel

@@ -42,13 +42,21 @@ struct PipeState {
     PipeClock floor;
     std::vector<Segment> segments;
     std::vector<Flag> flags;
+    // Set by what raises a clock without issuing an instruction (SetFlag, a queue hand-over), so
+    // that reset() can leave the clocks of a block that did nothing as they are.
+    bool clocks_raised = false;
 
     // A new block: nothing issued, nothing tracked (keeps the vectors' capacity).
     void reset();
+    // The kernel returned: flags still set are an error, reported as a KernelFault.
+    void finish() {
+        if (!flags.empty()) report_flags_left_set();
+    }
     // Checks and records one operand of instruction `seq` on `pipe`.
     void access(Pipe pipe, const char* api, const Operand& operand);
 
 private:
+    [[noreturn]] void report_flags_left_set();
     std::size_t split_at(std::uintptr_t at);
 };
 

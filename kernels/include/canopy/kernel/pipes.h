@@ -61,7 +61,4 @@ CANOPY_KERNEL_API void pipe_barrier_all();
 CANOPY_KERNEL_API PipeClock pipe_release();
 CANOPY_KERNEL_API void pipe_acquire(const PipeClock& clock);
 
-// Kernel end (the launcher): flags still set are an error, reported as a KernelFault.
-CANOPY_KERNEL_API void pipe_finish_block();
-
 }  // namespace canopy::kernel
