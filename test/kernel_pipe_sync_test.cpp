@@ -120,6 +120,27 @@ extern "C" __global__ __aicore__ void queue_add_kernel(GM_ADDR x, GM_ADDR y, GM_
 
 enum FlagMisuse : int32_t { wait_without_set = 1, left_set, set_twice, bad_event_id };
 
+// z = x + x read from a buffer whose tracked range moves before the read: MTE2 fills a buffer, then
+// a buffer below it, so the model's record of the first shifts. Unsynchronized, the read races with
+// the first fill only.
+extern "C" __global__ __aicore__ void shifted_range_kernel(GM_ADDR x, GM_ADDR z, int32_t synchronized) {
+    AscendC::GlobalTensor<float> xGm, zGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x + block_idx * kTile, kTile);
+    zGm.SetGlobalBuffer((__gm__ float*)z + block_idx * kTile, kTile);
+    AscendC::LocalTensor<float> below(AscendC::TPosition::VECCALC, 0, kTile);
+    AscendC::LocalTensor<float> filled(AscendC::TPosition::VECIN, (kTile + 8) * sizeof(float), kTile);
+    AscendC::LocalTensor<float> sum(AscendC::TPosition::VECOUT, 4 * kTile * sizeof(float), kTile);
+    AscendC::DataCopy(filled, xGm, kTile);
+    if (synchronized) {
+        AscendC::SetFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+        AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID0);
+    }
+    AscendC::DataCopy(below, xGm, kTile);  // not ordered before the Add, which does not read it
+    AscendC::Add(sum, filled, filled, kTile);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(zGm, sum, kTile);
+}
+
 extern "C" __global__ __aicore__ void flag_misuse_kernel(int32_t misuse) {
     switch (misuse) {
         case wait_without_set: AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID1); break;
@@ -370,6 +391,12 @@ TEST_CASE("synchronized static-tensor kernels compute their golden results") {
         CHECK_ACL(aclrtSynchronizeStream(stream));
         check_sum(zd, x, y);
     }
+    SUBCASE("a synchronized read of a buffer whose tracked range moved, next to an unsynchronized fill") {
+        DeviceVector zd(std::vector<float>(x.size(), 0.0f));
+        REQUIRE(ACLRT_LAUNCH_KERNEL(shifted_range_kernel)(kBlocks, stream, xd.get(), zd.get(), 1) == 0u);
+        CHECK_ACL(aclrtSynchronizeStream(stream));
+        check_sum(zd, x, x);
+    }
     SUBCASE("TQueSync") {
         DeviceVector zd(std::vector<float>(x.size(), 0.0f));
         REQUIRE(ACLRT_LAUNCH_KERNEL(tque_sync_kernel)(kBlocks, stream, xd.get(), zd.get()) == 0u);
@@ -409,6 +436,12 @@ TEST_CASE("a missing synchronization between pipes fails the launch naming both 
                      ACLRT_LAUNCH_KERNEL(static_add_kernel)(kBlocks, stream, xd.get(), yd.get(), zd.get(), mte2_to_s),
                      ACL_ERROR_RT_AICORE_EXCEPTION,
                      {"data race on UB bytes [0, 4)", "LocalTensor::GetValue (PIPE_S", "HardEvent::MTE2_S"});
+    }
+    SUBCASE("MTE2 -> V on a buffer whose tracked range moved when a lower one was filled") {
+        expect_fault(stream, ACLRT_LAUNCH_KERNEL(shifted_range_kernel)(kBlocks, stream, xd.get(), zd.get(), 0),
+                     ACL_ERROR_RT_AICORE_EXCEPTION,
+                     {"data race on UB bytes [1056, 2080)", "Add (PIPE_V, instruction 3)",
+                      "DataCopy (PIPE_MTE2, instruction 1)", "HardEvent::MTE2_V"});
     }
     SUBCASE("a TQue tensor used without its EnQue/DeQue hand-over") {
         expect_fault(stream, ACLRT_LAUNCH_KERNEL(queue_add_kernel)(kBlocks, stream, xd.get(), yd.get(), zd.get(), 1),

@@ -6,23 +6,18 @@ CANOPY_KERNEL_API thread_local std::int64_t block_num = 0;
 namespace canopy::kernel {
 
 namespace {
-// Initial-exec: every kernel API call reads the running block, and the default (global-dynamic)
-// model of a shared library pays a __tls_get_addr call each time. libascendcl is loaded with the
-// program (it is a link dependency, not dlopen'ed), so its TLS is in the static block.
+// Initial-exec: libascendcl is loaded with the program (it is a link dependency, not dlopen'ed),
+// so its TLS is in the static block and needs no __tls_get_addr call.
 __attribute__((tls_model("initial-exec"))) thread_local BlockContext running;
-// `running` is constructed (and its destructor registered) on a thread's first use, which costs a
-// guarded call on every access; this trivial pointer is a plain load once it is set.
-__attribute__((tls_model("initial-exec"))) thread_local BlockContext* running_block = nullptr;
-
-[[gnu::noinline]] BlockContext& first_use_of_running_block() {
-    running_block = &running;
-    return running;
-}
 }  // namespace
 
-BlockContext& current_block() {
-    if (BlockContext* block = running_block) [[likely]] return *block;
-    return first_use_of_running_block();
+// `running` is constructed (and its destructor registered) on a thread's first use, which costs a
+// guarded call on every access; this trivial pointer is a plain load once it is set.
+CANOPY_KERNEL_API __attribute__((tls_model("initial-exec"))) thread_local BlockContext* detail::running_block = nullptr;
+
+BlockContext& detail::first_use_of_running_block() {
+    running_block = &running;
+    return running;
 }
 
 void raise(int code, const char* api, const std::string& detail) {

@@ -15,7 +15,7 @@ namespace {
 
 constexpr int kRace = ACL_ERROR_RT_AICORE_EXCEPTION;
 
-PipeState& state() { return *current_block().pipes; }
+PipeState& state() { return static_cast<PipeState&>(*current_block().pipes); }
 
 std::string hard_event_name(Pipe src, Pipe dst) {
     return std::string("HardEvent::") + (pipe_name(src) + 5) + "_" + (pipe_name(dst) + 5);
@@ -96,10 +96,15 @@ void PipeState::access(Pipe pipe, const char* api, const Operand& operand) {
     std::uint32_t knows[pipe_count];
     for (std::size_t q = 0; q < pipe_count; ++q) knows[q] = std::max(known[p].issued[q], floor.issued[q]);
 
-    auto it = std::upper_bound(segments.begin(), segments.end(), begin,
-                               [](std::uintptr_t value, const Segment& s) { return value < s.begin; });
-    std::size_t first = static_cast<std::size_t>(it - segments.begin());
-    if (first > 0 && segments[first - 1].end > begin) --first;
+    // The first segment overlapping the range: the one starting at `begin` when there is one.
+    std::size_t& found_here = found[(begin / 32) % found_slots];
+    std::size_t first = found_here;
+    if (first >= segments.size() || segments[first].begin != begin) {
+        auto it = std::upper_bound(segments.begin(), segments.end(), begin,
+                                   [](std::uintptr_t value, const Segment& s) { return value < s.begin; });
+        first = static_cast<std::size_t>(it - segments.begin());
+        if (first > 0 && segments[first - 1].end > begin) --first;
+    }
 
     // Check every overlapping segment before changing any.
     // A write is checked against the readers first: they read after the last write, so the
@@ -107,10 +112,10 @@ void PipeState::access(Pipe pipe, const char* api, const Operand& operand) {
     for (std::size_t i = first; i < segments.size() && segments[i].begin < end; ++i) {
         const Segment& s = segments[i];
         if (operand.write) {
-            for (std::size_t q = 0; q < pipe_count; ++q) {
-                if (q == p) continue;
+            for (unsigned others = s.reader_pipes & ~(1u << p); others != 0; others &= others - 1) {
+                const auto q = static_cast<std::size_t>(__builtin_ctz(others));
                 const Access& reader = s.readers[q];
-                if (reader.seq != 0 && knows[q] < reader.seq) [[unlikely]] {
+                if (knows[q] < reader.seq) [[unlikely]] {
                     fail_race(s, begin, end, reader.api, static_cast<Pipe>(q), reader.seq, false, api, pipe, seq, true);
                 }
             }
@@ -155,13 +160,15 @@ void PipeState::access(Pipe pipe, const char* api, const Operand& operand) {
         if (operand.write) {
             s.writer = Access{seq, api};
             s.writer_pipe = pipe;
-            for (Access& reader : s.readers) reader = Access{};
+            s.reader_pipes = 0;
         } else if (pipe != Pipe::S) {
             // A scalar read is not tracked: the scalar unit has its value before it issues the
             // next instruction, so nothing later can overwrite the bytes under it.
             s.readers[p] = Access{seq, api};
+            s.reader_pipes |= static_cast<std::uint8_t>(1u << p);
         }
     }
+    found_here = from;
 }
 
 void pipe_instruction(Pipe pipe, const char* api, const Operand* operands, std::size_t count) {
@@ -219,14 +226,6 @@ void pipe_barrier_all() {
     land_all_deferred_moves();
     PipeState& s = state();
     s.floor = s.last;
-}
-
-PipeClock pipe_release() { return state().last; }
-
-void pipe_acquire(const PipeClock& clock) {
-    PipeState& s = state();
-    s.clocks_raised = true;
-    for (std::size_t q = 0; q < pipe_count; ++q) s.floor.issued[q] = std::max(s.floor.issued[q], clock.issued[q]);
 }
 
 void PipeState::report_flags_left_set() {

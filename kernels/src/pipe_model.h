@@ -7,7 +7,7 @@
 
 namespace canopy::kernel {
 
-struct PipeState {
+struct PipeState : PipeClocks {
     struct Access {
         std::uint32_t seq = 0;  // 0: none
         const char* api = nullptr;
@@ -20,6 +20,9 @@ struct PipeState {
         const void* memory_base = nullptr;
         Access writer;
         Pipe writer_pipe = Pipe::S;
+        // readers[q] is the last reader on pipe q when bit q of reader_pipes is set (a write clears
+        // the one byte, not the seven records).
+        std::uint8_t reader_pipes = 0;
         Access readers[pipe_count];
     };
     // A SetFlag not yet waited for, with what its source pipe had issued and was ordered after.
@@ -30,21 +33,16 @@ struct PipeState {
         PipeClock clock;
     };
 
-    // Instructions issued by this block so far; an instruction's number is its position.
-    std::uint32_t seq = 0;
-    // The number of the last instruction each pipe was given.
-    PipeClock last;
     // known[p].issued[q]: the last instruction of pipe q that every later instruction of pipe p is
     // ordered after.
     PipeClock known[pipe_count];
-    // What every pipe is ordered after: PipeBarrier<PIPE_ALL> and the queue hand-overs order all
-    // pipes at once, so they raise this one clock instead of every row of `known`.
-    PipeClock floor;
     std::vector<Segment> segments;
     std::vector<Flag> flags;
-    // Set by what raises a clock without issuing an instruction (SetFlag, a queue hand-over), so
-    // that reset() can leave the clocks of a block that did nothing as they are.
-    bool clocks_raised = false;
+    // Where the segment starting at an address was last found, by address bits above the 32-byte
+    // alignment: a kernel's instructions go to a few buffers over and over, and a hit skips the
+    // search. Checked before use (a stale index names a segment starting elsewhere).
+    static constexpr std::size_t found_slots = 16;
+    std::size_t found[found_slots] = {};
 
     // A new block: nothing issued, nothing tracked (keeps the vectors' capacity).
     void reset();

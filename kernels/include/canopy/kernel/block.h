@@ -50,7 +50,7 @@ struct KernelCores {
 
 // Per-block bookkeeping of the pipe model (kernels/src/pipe_model.cpp, canopy/kernel/pipes.h) and of
 // the moves MTE2 has not landed yet (kernels/src/deferred_moves.cpp, canopy/kernel/deferred_moves.h).
-struct PipeState;
+struct PipeClocks;
 struct DeferredMoves;
 
 struct BlockContext {
@@ -77,7 +77,7 @@ struct BlockContext {
     std::int64_t task_ratio = 1;
     KernelCores cores;
     // The running block's pipes and the order between them; owned by the launcher.
-    PipeState* pipes = nullptr;
+    PipeClocks* pipes = nullptr;  // a PipeState (kernels/src/pipe_model.h)
     DeferredMoves* moves = nullptr;
     // Float results saturate instead of overflowing to inf / NaN: the stream's float mode
     // (aclrtSetDeviceSatMode when it was created) is ACL_RT_OVERFLOW_MODE_SATURATION.
@@ -86,8 +86,19 @@ struct BlockContext {
     bool detects_overflow = false;
 };
 
+namespace detail {
+// The thread's running block, set on the thread's first use. Initial-exec, as deferred_move_count:
+// every kernel API call reads it, and inline it is one load where a call into the library was most
+// of the cost of a queue operation.
+extern CANOPY_KERNEL_API __attribute__((tls_model("initial-exec"))) thread_local BlockContext* running_block;
+CANOPY_KERNEL_API BlockContext& first_use_of_running_block();
+}  // namespace detail
+
 // The running block; only valid inside a kernel launched by the launcher.
-CANOPY_KERNEL_API BlockContext& current_block();
+inline BlockContext& current_block() {
+    if (BlockContext* block = detail::running_block) [[likely]] return *block;
+    return detail::first_use_of_running_block();
+}
 
 // Thrown by the kernel API when a kernel misuses it (the checks of CANN's CPU debug mode). The
 // launcher catches it, stops the launch and fails the stream with `code` (ACL_ERROR_RT_AICORE_EXCEPTION,

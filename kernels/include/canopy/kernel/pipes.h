@@ -56,9 +56,32 @@ CANOPY_KERNEL_API void pipe_wait_flag(Pipe src, Pipe dst, std::int32_t event, co
 // PipeBarrier<PIPE_ALL>: every instruction issued so far completes before any later one starts.
 CANOPY_KERNEL_API void pipe_barrier_all();
 
+// The part of a block's pipe state that the queue hand-overs read and raise, inline (they run
+// several times per tile of every queued kernel); the launcher's PipeState (kernels/src/
+// pipe_model.h) holds the rest.
+struct PipeClocks {
+    // Instructions issued by this block so far; an instruction's number is its position.
+    std::uint32_t seq = 0;
+    // The number of the last instruction each pipe was given.
+    PipeClock last;
+    // What every pipe is ordered after: PipeBarrier<PIPE_ALL> and the queue hand-overs order all
+    // pipes at once, so they raise this one clock instead of every pipe's own.
+    PipeClock floor;
+    // Set by what raises a clock without issuing an instruction (SetFlag, a queue hand-over), so
+    // that a block that did nothing needs no clearing.
+    bool clocks_raised = false;
+};
+
 // A queue hand-over: `release` snapshots everything issued so far (EnQue, FreeTensor), `acquire`
 // orders every later instruction after that snapshot (DeQue, AllocTensor).
-CANOPY_KERNEL_API PipeClock pipe_release();
-CANOPY_KERNEL_API void pipe_acquire(const PipeClock& clock);
+inline PipeClock pipe_release() { return current_block().pipes->last; }
+inline void pipe_acquire(const PipeClock& clock) {
+    PipeClocks& clocks = *current_block().pipes;
+    clocks.clocks_raised = true;
+    for (std::size_t q = 0; q < pipe_count; ++q) {
+        const std::uint32_t floor = clocks.floor.issued[q];
+        clocks.floor.issued[q] = clock.issued[q] > floor ? clock.issued[q] : floor;
+    }
+}
 
 }  // namespace canopy::kernel

@@ -292,7 +292,7 @@ inline void int4_cast_instruction(const VectorInstruction& instruction, const As
 
 // A conversion: the repeat's element slots are those of the wider type.
 template <typename T, typename U>
-inline void cast_instruction(VectorInstruction instruction, const AscendC::LocalTensor<T>& dst,
+inline void cast_instruction(VectorInstruction&& instruction, const AscendC::LocalTensor<T>& dst,
                              const AscendC::LocalTensor<U>& src, AscendC::RoundMode roundMode,
                              const AscendC::UnaryRepeatParams& params) {
     if constexpr (is_int4<T> || is_int4<U>) {

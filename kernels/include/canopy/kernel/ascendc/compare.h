@@ -131,7 +131,7 @@ inline int64_t whole_repeats_of(const char* api, int64_t count) {
 }
 
 template <typename T, typename U>
-inline void compare_tensors(VectorInstruction instruction, const AscendC::LocalTensor<U>& dst,
+inline void compare_tensors(VectorInstruction&& instruction, const AscendC::LocalTensor<U>& dst,
                             const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<T>& src1,
                             AscendC::CMPMODE mode, const AscendC::BinaryRepeatParams& params) {
     require_compare_type<T>(instruction.api(), mode);
@@ -142,7 +142,7 @@ inline void compare_tensors(VectorInstruction instruction, const AscendC::LocalT
 }
 
 template <typename T, typename U>
-inline void compare_scalar(VectorInstruction instruction, const AscendC::LocalTensor<U>& dst,
+inline void compare_scalar(VectorInstruction&& instruction, const AscendC::LocalTensor<U>& dst,
                            const AscendC::LocalTensor<T>& src0, T scalar, AscendC::CMPMODE mode,
                            const AscendC::UnaryRepeatParams& params) {
     require_compare_type<T>(instruction.api(), mode);
@@ -277,7 +277,7 @@ namespace canopy::kernel::ascendc {
 
 // dst = bit ? src0 : src1 (or the scalar when src1 is null) over the instruction's active elements.
 template <typename T, typename U>
-inline void select_elements(VectorInstruction instruction, const AscendC::LocalTensor<T>& dst,
+inline void select_elements(VectorInstruction&& instruction, const AscendC::LocalTensor<T>& dst,
                             const AscendC::LocalTensor<U>& selMask, const AscendC::LocalTensor<T>& src0,
                             const AscendC::LocalTensor<T>* src1, T scalar, AscendC::SELMODE selMode,
                             const AscendC::BinaryRepeatParams& params) {

@@ -467,16 +467,23 @@ public:
     }
 
 private:
+    // Inline and cheap, since every queue operation checks it; the messages are built out of line.
     void RequireAttached(const char* api) const {
-        if (pipe_ == nullptr) [[unlikely]] {
+        if (pipe_ == nullptr || generation_ != pipe_->canopy_generation() || pool_ != nullptr) [[unlikely]] {
+            CheckAttachment(api);
+        }
+    }
+
+    [[gnu::noinline]] void CheckAttachment(const char* api) const {
+        if (pipe_ == nullptr) {
             canopy::kernel::ascendc::fail_misuse(api, canopy_name(),
                                                   " has no buffers: TPipe::InitBuffer was not called for it");
         }
-        if (generation_ != pipe_->canopy_generation()) [[unlikely]] {
+        if (generation_ != pipe_->canopy_generation()) {
             canopy::kernel::ascendc::fail_misuse(api, canopy_name(),
                                                   " was initialised before its TPipe was Reset or Destroyed");
         }
-        if (pool_ != nullptr && (pool_->generation != pool_generation_ || !pool_->carved())) [[unlikely]] {
+        if (pool_ != nullptr && (pool_->generation != pool_generation_ || !pool_->carved())) {
             canopy::kernel::ascendc::fail_misuse(api, canopy_name(), " was initialised from a TBufPool that has "
                                                   "been Reset since (it, a pool it was carved from, or its TPipe)");
         }
@@ -594,8 +601,15 @@ public:
     }
 
 private:
+    // Inline and cheap, since every queue operation checks it; the messages are built out of line.
     void RequireAttached(const char* api) const {
-        if (pipe_ == nullptr) [[unlikely]] {
+        if (pipe_ == nullptr || generation_ != pipe_->canopy_generation() || pool_ != nullptr) [[unlikely]] {
+            CheckAttachment(api);
+        }
+    }
+
+    [[gnu::noinline]] void CheckAttachment(const char* api) const {
+        if (pipe_ == nullptr) {
             canopy::kernel::ascendc::fail_misuse(api, "TBuf<", PositionName(pos),
                                                   "> has no buffer: TPipe::InitBuffer was not called for it");
         }

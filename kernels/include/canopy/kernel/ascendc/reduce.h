@@ -133,7 +133,7 @@ inline void require_reduce_type() {
 // ---- Whole-tensor reductions -----------------------------------------------------------------
 
 template <typename T>
-inline void reduce_sum_all(VectorInstruction instruction, const AscendC::LocalTensor<T>& dst,
+inline void reduce_sum_all(VectorInstruction&& instruction, const AscendC::LocalTensor<T>& dst,
                            const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<T>& sharedTmpBuffer,
                            int64_t srcRepStride) {
     require_reduce_type<T>();
@@ -158,7 +158,7 @@ inline void reduce_sum_all(VectorInstruction instruction, const AscendC::LocalTe
 
 // dst[0] = the extreme value; with calIndex, dst[1] holds its (first) index as an integer bit pattern.
 template <bool kMax, typename T>
-inline void reduce_extreme_all(VectorInstruction instruction, const AscendC::LocalTensor<T>& dst,
+inline void reduce_extreme_all(VectorInstruction&& instruction, const AscendC::LocalTensor<T>& dst,
                                const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<T>& sharedTmpBuffer,
                                int64_t srcRepStride, bool calIndex) {
     require_reduce_type<T>();
@@ -199,7 +199,7 @@ inline void store_results(const char* api, const AscendC::LocalTensor<T>& dst, i
 }
 
 template <AscendC::ReduceType kType, typename T>
-inline void reduce_repeat(VectorInstruction instruction, const AscendC::LocalTensor<T>& dst,
+inline void reduce_repeat(VectorInstruction&& instruction, const AscendC::LocalTensor<T>& dst,
                           const AscendC::LocalTensor<T>& src, int64_t dstRepStride, int64_t srcBlkStride,
                           int64_t srcRepStride, AscendC::ReduceOrder order) {
     require_reduce_type<T>();
@@ -236,7 +236,7 @@ inline void reduce_repeat(VectorInstruction instruction, const AscendC::LocalTen
 
 // One result per 32-byte block of each repeat; blocks with no active element are not written.
 template <AscendC::ReduceType kType, typename T>
-inline void reduce_data_block(VectorInstruction instruction, const AscendC::LocalTensor<T>& dst,
+inline void reduce_data_block(VectorInstruction&& instruction, const AscendC::LocalTensor<T>& dst,
                               const AscendC::LocalTensor<T>& src, int64_t dstRepStride, int64_t srcBlkStride,
                               int64_t srcRepStride) {
     require_reduce_type<T>();
@@ -270,7 +270,7 @@ inline void reduce_data_block(VectorInstruction instruction, const AscendC::Loca
 
 // Sums of adjacent (even, odd) pairs; a pair with neither element active is not written.
 template <typename T>
-inline void reduce_pair_elem(VectorInstruction instruction, const AscendC::LocalTensor<T>& dst,
+inline void reduce_pair_elem(VectorInstruction&& instruction, const AscendC::LocalTensor<T>& dst,
                              const AscendC::LocalTensor<T>& src, int64_t dstRepStride, int64_t srcBlkStride,
                              int64_t srcRepStride) {
     require_reduce_type<T>();

@@ -75,7 +75,7 @@ inline bool defer_binary(VectorInstruction& instruction, T* dst, const T* src0, 
 
 // dst = operation(src0, src1) over the instruction's active elements.
 template <typename T, typename Operation>
-inline void binary_instruction(VectorInstruction instruction, const AscendC::LocalTensor<T>& dst,
+inline void binary_instruction(VectorInstruction&& instruction, const AscendC::LocalTensor<T>& dst,
                                const AscendC::LocalTensor<T>& src0, const AscendC::LocalTensor<T>& src1,
                                const AscendC::BinaryRepeatParams& params, Operation operation) {
     instruction.require_dst_block_stride(params.dstBlkStride);
@@ -91,7 +91,7 @@ inline void binary_instruction(VectorInstruction instruction, const AscendC::Loc
 
 // dst = operation(src) over the instruction's active elements.
 template <typename T, typename Operation>
-inline void unary_instruction(VectorInstruction instruction, const AscendC::LocalTensor<T>& dst,
+inline void unary_instruction(VectorInstruction&& instruction, const AscendC::LocalTensor<T>& dst,
                               const AscendC::LocalTensor<T>& src, const AscendC::UnaryRepeatParams& params,
                               Operation operation) {
     instruction.require_dst_block_stride(params.dstBlkStride);
