@@ -155,7 +155,10 @@ extern "C" __global__ __aicore__ void deferred_bypass_write_kernel(GM_ADDR x, GM
 }
 
 // The add pipeline over x and y; with `store` false the sum is never read.
-extern "C" __global__ __aicore__ void deferred_sum_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR out, int32_t store) {
+// What becomes of the sum of x and y, which the model records rather than computes.
+enum SumFate : int32_t { sum_unread = 0, sum_stored = 1, sum_overwritten = 2 };
+
+extern "C" __global__ __aicore__ void deferred_sum_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR out, int32_t fate) {
     AscendC::TPipe pipe;
     PairQueue in;
     AscendC::TQue<AscendC::QuePosition::VECOUT, 1> outQueue;
@@ -167,10 +170,15 @@ extern "C" __global__ __aicore__ void deferred_sum_kernel(GM_ADDR x, GM_ADDR y, 
     AscendC::Add(sum, xLocal, yLocal, kTile);
     outQueue.EnQue(sum);
     sum = outQueue.DeQue<float>();
-    if (store) AscendC::DataCopy(global(out, kTile), sum, kTile);
+    if (fate == sum_stored) AscendC::DataCopy(global(out, kTile), sum, kTile);
     in.FreeTensor(xLocal);
     in.FreeTensor(yLocal);
     outQueue.FreeTensor(sum);
+    if (fate == sum_overwritten) {
+        AscendC::LocalTensor<float> reused = outQueue.AllocTensor<float>();
+        AscendC::DataCopy(reused, global(x, kTile), kTile);
+        outQueue.FreeTensor(reused);
+    }
 }
 
 std::vector<float> ramp(float first) {
@@ -254,28 +262,32 @@ TEST_CASE("a deferred copy keeps the GM bytes of its issue when WriteGmByPassDCa
     CHECK(xs.read()[0] == -1.0f);
 }
 
-TEST_CASE("a sum computed straight into GM saturates, and one never read still sets the overflow status") {
+TEST_CASE("a sum computed straight into GM saturates, and one never read (or overwritten unread) still sets the overflow status") {
     constexpr float float_max = std::numeric_limits<float>::max();
     Runtime rt;
     REQUIRE_ACL(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_SATURATION));
     Stream saturating;
     REQUIRE_ACL(aclrtSetDeviceSatMode(ACL_RT_OVERFLOW_MODE_INFNAN));
-    Stream detecting;
-    REQUIRE_ACL(aclrtSetStreamOverflowSwitch(detecting, 1));
     const std::vector<float> big(kTile, float_max);
     DeviceArray<float> xs(big), ys(big), out(std::vector<float>(kTile, 0.0f));
 
-    REQUIRE(ACLRT_LAUNCH_KERNEL(deferred_sum_kernel)(1, saturating, xs.get(), ys.get(), out.get(), 1) == 0u);
+    REQUIRE(ACLRT_LAUNCH_KERNEL(deferred_sum_kernel)(1, saturating, xs.get(), ys.get(), out.get(), sum_stored) == 0u);
     REQUIRE_ACL(aclrtSynchronizeStream(saturating));
     CHECK(out.read() == big);
 
-    void* status = nullptr;
-    REQUIRE_ACL(aclrtMalloc(&status, 64, ACL_MEM_MALLOC_HUGE_FIRST));
-    REQUIRE(ACLRT_LAUNCH_KERNEL(deferred_sum_kernel)(1, detecting, xs.get(), ys.get(), out.get(), 0) == 0u);
-    REQUIRE_ACL(aclrtGetOverflowStatus(status, 64, detecting));
-    REQUIRE_ACL(aclrtSynchronizeStream(detecting));
-    uint32_t flag = 0;
-    REQUIRE_ACL(aclrtMemcpy(&flag, sizeof flag, status, sizeof flag, ACL_MEMCPY_DEVICE_TO_HOST));
-    CHECK(flag == 1);
-    aclrtFree(status);
+    for (const SumFate fate : {sum_unread, sum_overwritten}) {
+        CAPTURE(fate);
+        Stream detecting;
+        REQUIRE_ACL(aclrtSetStreamOverflowSwitch(detecting, 1));
+        REQUIRE_ACL(aclrtResetOverflowStatus(detecting));  // the status is the device's
+        void* status = nullptr;
+        REQUIRE_ACL(aclrtMalloc(&status, 64, ACL_MEM_MALLOC_HUGE_FIRST));
+        REQUIRE(ACLRT_LAUNCH_KERNEL(deferred_sum_kernel)(1, detecting, xs.get(), ys.get(), out.get(), fate) == 0u);
+        REQUIRE_ACL(aclrtGetOverflowStatus(status, 64, detecting));
+        REQUIRE_ACL(aclrtSynchronizeStream(detecting));
+        uint32_t flag = 0;
+        REQUIRE_ACL(aclrtMemcpy(&flag, sizeof flag, status, sizeof flag, ACL_MEMCPY_DEVICE_TO_HOST));
+        CHECK(flag == 1);
+        aclrtFree(status);
+    }
 }

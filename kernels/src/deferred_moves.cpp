@@ -42,8 +42,14 @@ bool reads(const Move& move, std::uintptr_t begin, std::uintptr_t end) {
     return move.b != nullptr && b < end && begin < b + bytes;
 }
 
+// Whether a move can be dropped unlanded when [begin, end) is overwritten: a copy inside the range.
+// A computation is made even then, for the float status it raises (overflow detection).
+bool droppable(const Move& move, std::uintptr_t begin, std::uintptr_t end) {
+    return !move.compute && begin <= move.begin && move.end <= end;
+}
+
 // Lands the moves whose UB bytes overlap [begin, end), except that when the caller overwrites the
-// whole range the moves inside it are dropped.
+// whole range the copies inside it are dropped.
 void clear_range(std::vector<Move>& list, std::uintptr_t begin, std::uintptr_t end, bool overwritten) {
     for (std::size_t i = 0; i < list.size();) {
         const Move& move = list[i];
@@ -51,7 +57,7 @@ void clear_range(std::vector<Move>& list, std::uintptr_t begin, std::uintptr_t e
             ++i;
             continue;
         }
-        if (!(overwritten && begin <= move.begin && move.end <= end)) land(move);
+        if (!(overwritten && droppable(move, begin, end))) land(move);
         list[i] = list.back();
         list.pop_back();
     }
@@ -65,23 +71,25 @@ const Move* covering(std::uintptr_t begin, std::uintptr_t end) {
     return nullptr;
 }
 
-void add(const Move& move) {
+// The record for a move that will write [begin, end), for the caller to fill whole. A buffer reused
+// as a whole (the common case) gives the old move's record; filled in place, not copied, since a
+// record is built field by field and read back whole.
+Move& claim(std::uintptr_t begin, std::uintptr_t end) {
     std::vector<Move>& list = moves();
-    // A buffer reused as a whole (the common case): the new move takes the old one's place.
     for (Move& old : list) {
-        if (old.begin == move.begin && old.end == move.end) {
-            old = move;
-            return;
-        }
+        if (old.begin != begin || old.end != end) continue;
+        if (!droppable(old, begin, end)) land(old);
+        return old;
     }
-    clear_range(list, move.begin, move.end, true);
+    clear_range(list, begin, end, true);
     if (list.size() == kMaxMoves) {
         land(list.front());
         list.front() = list.back();
         list.pop_back();
     }
-    list.push_back(move);
+    list.emplace_back();
     sync_count(list);
+    return list.back();
 }
 
 }  // namespace
@@ -94,11 +102,13 @@ void DeferredMoves::compute_results() {
 
 void defer_copy_in(void* ub, const void* gm, std::uint64_t bytes) {
     if (bytes == 0) return;
-    Move move;
+    Move& move = claim(address(ub), address(ub) + bytes);
     move.begin = address(ub);
     move.end = move.begin + bytes;
     move.a = static_cast<const std::byte*>(gm);
-    add(move);
+    move.b = nullptr;
+    move.compute = nullptr;
+    move.element_bytes = 1;
 }
 
 const void* deferred_source(const void* ub, std::uint64_t bytes) {
@@ -110,32 +120,26 @@ const void* deferred_source(const void* ub, std::uint64_t bytes) {
 void defer_elementwise(void* ub, std::int64_t count, std::uint32_t element_bytes, DeferredElementwise compute,
                        const void* a, const void* b, const void* operation, std::size_t operation_bytes) {
     if (count <= 0) return;
-    Move move;
+    const std::uintptr_t end = address(ub) + std::uint64_t(count) * element_bytes;
+    Move& move = claim(address(ub), end);
     move.begin = address(ub);
-    move.end = move.begin + std::uint64_t(count) * element_bytes;
+    move.end = end;
     move.a = static_cast<const std::byte*>(a);
     move.b = static_cast<const std::byte*>(b);
     move.compute = compute;
     move.element_bytes = element_bytes;
     std::memcpy(move.operation, operation, std::min(operation_bytes, deferred_operation_bytes));
-    add(move);
 }
 
-bool deferred_covers(const void* ub, std::uint64_t bytes) {
-    const Move* move = covering(address(ub), address(ub) + bytes);
-    return move != nullptr && (address(ub) - move->begin) % move->element_bytes == 0 &&
-           bytes % move->element_bytes == 0;
-}
-
-void store_deferred(void* gm, const void* ub, std::uint64_t bytes) {
-    std::vector<Move>& list = moves();
+bool store_deferred(void* gm, const void* ub, std::uint64_t bytes) {
     const std::uintptr_t begin = address(ub);
-    for (Move& move : list) {
+    for (Move& move : moves()) {
         if (!(move.begin <= begin && begin + bytes <= move.end)) continue;
         const std::uint64_t offset = begin - move.begin;
+        if (offset % move.element_bytes != 0 || bytes % move.element_bytes != 0) return false;
         if (!move.compute) {
             std::memmove(gm, move.a + offset, bytes);
-            return;
+            return true;
         }
         move.compute(gm, move.a + offset, move.b + offset, static_cast<std::int64_t>(bytes / move.element_bytes),
                      move.operation);
@@ -146,8 +150,9 @@ void store_deferred(void* gm, const void* ub, std::uint64_t bytes) {
             move.compute = nullptr;
             move.element_bytes = 1;
         }
-        return;
+        return true;
     }
+    return false;
 }
 
 void land_deferred_moves(const void* ub, std::uint64_t bytes) {

@@ -47,12 +47,10 @@ CANOPY_KERNEL_API void defer_elementwise(void* ub, std::int64_t count, std::uint
                                          DeferredElementwise compute, const void* a, const void* b,
                                          const void* operation, std::size_t operation_bytes);
 
-// Whether one deferred move covers [ub, ub + bytes).
-CANOPY_KERNEL_API bool deferred_covers(const void* ub, std::uint64_t bytes);
-
-// Writes into GM at `gm` the `bytes` a deferred move covering [ub, ub + bytes) will land there
-// (deferred_covers was true, and GM under its sources has not been written since).
-CANOPY_KERNEL_API void store_deferred(void* gm, const void* ub, std::uint64_t bytes);
+// When one deferred move covers [ub, ub + bytes) in whole elements, writes into GM at `gm` the bytes
+// it will land there (GM under its sources has not been written since: such a write lands it) and
+// returns true; otherwise writes nothing and returns false. Issued to the pipe model already.
+CANOPY_KERNEL_API bool store_deferred(void* gm, const void* ub, std::uint64_t bytes);
 
 // Lands the deferred moves overlapping [ub, ub + bytes).
 CANOPY_KERNEL_API void land_deferred_moves(const void* ub, std::uint64_t bytes);

@@ -244,13 +244,13 @@ __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>
     T* to = dst.CheckedSpan(0, count, true, "DataCopy");
     const uint64_t bytes = uint64_t(count) * sizeof(T);
     // Bytes a deferred move has not landed go to GM straight from its sources (deferred_moves.h).
-    if (canopy::kernel::deferred_move_count != 0 && core_registers().atomic_operation == 0 &&
-        canopy::kernel::deferred_covers(src.address(), bytes)) {
+    if (canopy::kernel::deferred_move_count != 0 && core_registers().atomic_operation == 0) {
         issue(Pipe::MTE3, "DataCopy", deferred(reads(src, bytes)));
-        canopy::kernel::store_deferred(to, src.address(), bytes);
-        return;
+        if (canopy::kernel::store_deferred(to, src.address(), bytes)) return;
+        canopy::kernel::land_deferred_moves(src.address(), bytes);
+    } else {
+        issue(Pipe::MTE3, "DataCopy", reads(src, bytes));
     }
-    issue(Pipe::MTE3, "DataCopy", reads(src, bytes));
     store_to_gm(to, src.address(), count, "DataCopy");
 }
 
