@@ -7,6 +7,9 @@
 // vector_add_16M_vs_tiled_copies: the same kernel against the same tiles hand-written with memcpy
 //   into block-local buffers: what the kernel would cost if every copy through the UB were made
 //   when it is issued (the asynchronous MTE2 model records them instead: deferred_moves.h).
+// vector_add_small_tiles: the same kernel on 32K floats in 2 blocks of 2048 tiles of 8 floats,
+//   against the same tiles hand-written: with the data in cache, the kernel's time is its API calls
+//   (queues, pipe checks, records), 2048 tiles' worth per block; per tile = time / 2048.
 // matmul_1024: matmul_custom (kernels/ops/matmul.cpp, cube path: Nd2Nz to L1, LoadData to L0A/L0B,
 //   Mmad into L0C, Fixpipe to GM) for C = A x B at M = N = K = 1024, half in, fp32 accumulation,
 //   half out, 16 blocks in parallel on the device's workers (launch + sync), against one call of
@@ -48,80 +51,95 @@ void* device_copy(const std::vector<T>& host) {
 
 // ---- vector add, 16M floats
 
-constexpr uint32_t kAddLength = 16u * 1024 * 1024;
-constexpr uint32_t kAddBlocks = 64;  // 256K floats per block
-constexpr uint32_t kAddTileNum = 32;  // x 2 buffers: tiles of 4096 floats (16 KiB), 96 KiB of UB in use
+// How an add run is cut: `length` floats over `blocks` blocks, each streaming tile_num x 2 tiles.
+struct AddShape {
+    uint32_t length;
+    uint32_t blocks;
+    uint32_t tile_num;
+    uint32_t tile_length() const { return length / blocks / tile_num / 2; }
+};
+// 256K floats per block; tiles of 4096 floats (16 KiB), 96 KiB of UB in use.
+constexpr AddShape kAdd16M{16u * 1024 * 1024, 64, 32};
+// Tiles of 8 floats, two blocks (one per core here), everything in cache: the time is the kernel's
+// API calls, 2048 tiles per block.
+constexpr AddShape kAddSmallTiles{32768, 2, 1024};
 
-std::vector<float> add_input(unsigned seed) {
-    std::vector<float> values(kAddLength);
+std::vector<float> add_input(uint32_t length, unsigned seed) {
+    std::vector<float> values(length);
     std::mt19937 engine(seed);
     std::uniform_real_distribution<float> distribution(-1, 1);
     for (float& value : values) value = distribution(engine);
     return values;
 }
 
-void vector_add_canopy(benchmark::State& state) {
+void vector_add_canopy(benchmark::State& state, AddShape shape) {
     canopy::bench::AclRuntime& rt = canopy::bench::acl_runtime();
-    const std::vector<float> x = add_input(1), y = add_input(2);
+    const std::vector<float> x = add_input(shape.length, 1), y = add_input(shape.length, 2);
     void* x_device = device_copy(x);
     void* y_device = device_copy(y);
-    void* z_device = device_copy(std::vector<float>(kAddLength, 0.0f));
+    void* z_device = device_copy(std::vector<float>(shape.length, 0.0f));
     for (auto _ : state) {
-        if (ACLRT_LAUNCH_KERNEL(add_custom)(kAddBlocks, rt.stream, x_device, y_device, z_device,
-                                            AddTiling{kAddLength, kAddTileNum}) != 0 ||
+        if (ACLRT_LAUNCH_KERNEL(add_custom)(shape.blocks, rt.stream, x_device, y_device, z_device,
+                                            AddTiling{shape.length, shape.tile_num}) != 0 ||
             aclrtSynchronizeStream(rt.stream) != ACL_SUCCESS) {
             state.SkipWithError(aclGetRecentErrMsg());
             break;
         }
     }
-    std::vector<float> z(kAddLength);
-    aclrtMemcpy(z.data(), kAddLength * sizeof(float), z_device, kAddLength * sizeof(float), ACL_MEMCPY_DEVICE_TO_HOST);
-    for (uint32_t i = 0; i < kAddLength; i += 4099) {
+    std::vector<float> z(shape.length);
+    aclrtMemcpy(z.data(), shape.length * sizeof(float), z_device, shape.length * sizeof(float),
+                ACL_MEMCPY_DEVICE_TO_HOST);
+    for (uint32_t i = 0; i < shape.length; i += 4099) {
         if (z[i] != x[i] + y[i]) {
             state.SkipWithError("add_custom computed a wrong sum");
             break;
         }
     }
-    state.SetBytesProcessed(int64_t(state.iterations()) * 3 * kAddLength * sizeof(float));
+    state.SetBytesProcessed(int64_t(state.iterations()) * 3 * shape.length * sizeof(float));
     aclrtFree(x_device);
     aclrtFree(y_device);
     aclrtFree(z_device);
 }
-BENCHMARK(vector_add_canopy)->Name("vector_add_16M/canopy")->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK_CAPTURE(vector_add_canopy, add16m, kAdd16M)
+    ->Name("vector_add_16M/canopy")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 void vector_add_baseline(benchmark::State& state) {
-    const std::vector<float> x = add_input(1), y = add_input(2);
-    std::vector<float> z(kAddLength, 0.0f);
+    const uint32_t length = kAdd16M.length;
+    const std::vector<float> x = add_input(length, 1), y = add_input(length, 2);
+    std::vector<float> z(length, 0.0f);
     const float* xs = x.data();
     const float* ys = y.data();
     float* zs = z.data();
     for (auto _ : state) {
-        oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, kAddLength, kAddLength / 1024),
+        oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::size_t>(0, length, length / 1024),
                                   [=](const oneapi::tbb::blocked_range<std::size_t>& range) {
                                       for (std::size_t i = range.begin(); i != range.end(); ++i) zs[i] = xs[i] + ys[i];
                                   });
         benchmark::DoNotOptimize(zs);
         benchmark::ClobberMemory();
     }
-    state.SetBytesProcessed(int64_t(state.iterations()) * 3 * kAddLength * sizeof(float));
+    state.SetBytesProcessed(int64_t(state.iterations()) * 3 * length * sizeof(float));
 }
 BENCHMARK(vector_add_baseline)->Name("vector_add_16M/baseline")->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // The kernel's copies made as they are issued, hand-written: the same blocks on tbb::parallel_for,
 // each copying its tiles into a double-buffered block-local buffer (MTE2), adding there into a
 // third (V) and copying the sum out (MTE3), with memcpy and a plain loop.
-void vector_add_tiled_copies(benchmark::State& state) {
-    const std::vector<float> x = add_input(1), y = add_input(2);
-    std::vector<float> z(kAddLength, 0.0f);
-    constexpr uint32_t block_length = kAddLength / kAddBlocks;
-    constexpr uint32_t tile_length = block_length / kAddTileNum / 2;
+void vector_add_tiled_copies(benchmark::State& state, AddShape shape) {
+    const std::vector<float> x = add_input(shape.length, 1), y = add_input(shape.length, 2);
+    std::vector<float> z(shape.length, 0.0f);
+    const uint32_t block_length = shape.length / shape.blocks;
+    const uint32_t tile_length = shape.tile_length();
     const float* xs = x.data();
     const float* ys = y.data();
     float* zs = z.data();
     for (auto _ : state) {
-        oneapi::tbb::parallel_for(uint32_t{0}, kAddBlocks, [=](uint32_t block) {
+        oneapi::tbb::parallel_for(uint32_t{0}, shape.blocks, [=](uint32_t block) {
             // A worker's buffer, made once and reused by every block it runs (as Canopy's UB is).
-            thread_local std::vector<float> unified_buffer(6 * tile_length);
+            thread_local std::vector<float> unified_buffer;
+            unified_buffer.resize(6 * tile_length);
             for (uint32_t tile = 0; tile < block_length / tile_length; ++tile) {
                 float* x_tile = unified_buffer.data() + (tile % 2) * 3 * tile_length;
                 float* y_tile = x_tile + tile_length;
@@ -136,12 +154,23 @@ void vector_add_tiled_copies(benchmark::State& state) {
         benchmark::DoNotOptimize(zs);
         benchmark::ClobberMemory();
     }
-    state.SetBytesProcessed(int64_t(state.iterations()) * 3 * kAddLength * sizeof(float));
+    state.SetBytesProcessed(int64_t(state.iterations()) * 3 * shape.length * sizeof(float));
 }
-BENCHMARK(vector_add_canopy)->Name("vector_add_16M_vs_tiled_copies/canopy")->Unit(benchmark::kMillisecond)->UseRealTime();
-BENCHMARK(vector_add_tiled_copies)
+BENCHMARK_CAPTURE(vector_add_canopy, add16m, kAdd16M)
+    ->Name("vector_add_16M_vs_tiled_copies/canopy")
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(vector_add_tiled_copies, add16m, kAdd16M)
     ->Name("vector_add_16M_vs_tiled_copies/baseline")
     ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(vector_add_canopy, small, kAddSmallTiles)
+    ->Name("vector_add_small_tiles/canopy")
+    ->Unit(benchmark::kMicrosecond)
+    ->UseRealTime();
+BENCHMARK_CAPTURE(vector_add_tiled_copies, small, kAddSmallTiles)
+    ->Name("vector_add_small_tiles/baseline")
+    ->Unit(benchmark::kMicrosecond)
     ->UseRealTime();
 
 // ---- matmul, 1024^3

@@ -93,8 +93,8 @@ void PipeState::access(Pipe pipe, const char* api, const Operand& operand) {
     const auto begin = reinterpret_cast<std::uintptr_t>(operand.address);
     const std::uintptr_t end = begin + operand.bytes;
     const auto p = static_cast<std::size_t>(pipe);
-    std::uint32_t knows[pipe_count];
-    for (std::size_t q = 0; q < pipe_count; ++q) knows[q] = std::max(known[p].issued[q], floor.issued[q]);
+    // The last instruction of pipe q this one is ordered after; only asked for on a conflict.
+    const auto knows = [&](std::size_t q) { return std::max(known[p].issued[q], floor.issued[q]); };
 
     // The first segment overlapping the range: the one starting at `begin` when there is one.
     std::size_t& found_here = found[(begin / 32) % found_slots];
@@ -115,12 +115,12 @@ void PipeState::access(Pipe pipe, const char* api, const Operand& operand) {
             for (unsigned others = s.reader_pipes & ~(1u << p); others != 0; others &= others - 1) {
                 const auto q = static_cast<std::size_t>(__builtin_ctz(others));
                 const Access& reader = s.readers[q];
-                if (knows[q] < reader.seq) [[unlikely]] {
+                if (knows(q) < reader.seq) [[unlikely]] {
                     fail_race(s, begin, end, reader.api, static_cast<Pipe>(q), reader.seq, false, api, pipe, seq, true);
                 }
             }
         }
-        if (s.writer.seq != 0 && s.writer_pipe != pipe && knows[static_cast<std::size_t>(s.writer_pipe)] < s.writer.seq)
+        if (s.writer.seq != 0 && s.writer_pipe != pipe && knows(static_cast<std::size_t>(s.writer_pipe)) < s.writer.seq)
             [[unlikely]] {
             fail_race(s, begin, end, s.writer.api, s.writer_pipe, s.writer.seq, true, api, pipe, seq, operand.write);
         }
