@@ -650,7 +650,7 @@ private:
         std::int64_t sub_block_idx;
         std::int64_t task_ratio;
         KernelCores cores;
-        PipeClocks* pipes;
+        PipeCounters* pipes;
         DeferredMoves* moves;
         std::uint32_t deferred_move_count;
     };

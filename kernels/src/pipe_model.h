@@ -7,7 +7,13 @@
 
 namespace canopy::kernel {
 
-struct PipeState : PipeClocks {
+// What every pipe had issued (or was ordered after) at one point of the block's program, per pipe:
+// a flag's snapshot, and what each pipe waited for.
+struct PipeClock {
+    std::uint32_t issued[pipe_count] = {};
+};
+
+struct PipeState : PipeCounters {
     struct Access {
         std::uint32_t seq = 0;  // 0: none
         const char* api = nullptr;
@@ -33,11 +39,14 @@ struct PipeState : PipeClocks {
         PipeClock clock;
     };
 
-    // known[p].issued[q]: the last instruction of pipe q that every later instruction of pipe p is
-    // ordered after.
+    // known[p].issued[q]: every later instruction of pipe p is ordered after the instructions of
+    // pipe q numbered up to this.
     PipeClock known[pipe_count];
     std::vector<Segment> segments;
     std::vector<Flag> flags;
+    // Set by SetFlag, the one thing besides an instruction that raises `known`: a block that issued
+    // nothing and set no flag needs no clearing.
+    bool clocks_raised = false;
     // Where the segment starting at an address was last found, by address bits above the 32-byte
     // alignment: a kernel's instructions go to a few buffers over and over, and a hit skips the
     // search. Checked before use (a stale index names a segment starting elsewhere).

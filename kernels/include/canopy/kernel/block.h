@@ -50,7 +50,7 @@ struct KernelCores {
 
 // Per-block bookkeeping of the pipe model (kernels/src/pipe_model.cpp, canopy/kernel/pipes.h) and of
 // the moves MTE2 has not landed yet (kernels/src/deferred_moves.cpp, canopy/kernel/deferred_moves.h).
-struct PipeClocks;
+struct PipeCounters;
 struct DeferredMoves;
 
 struct BlockContext {
@@ -77,7 +77,7 @@ struct BlockContext {
     std::int64_t task_ratio = 1;
     KernelCores cores;
     // The running block's pipes and the order between them; owned by the launcher.
-    PipeClocks* pipes = nullptr;  // a PipeState (kernels/src/pipe_model.h)
+    PipeCounters* pipes = nullptr;  // a PipeState (kernels/src/pipe_model.h)
     DeferredMoves* moves = nullptr;
     // Float results saturate instead of overflowing to inf / NaN: the stream's float mode
     // (aclrtSetDeviceSatMode when it was created) is ACL_RT_OVERFLOW_MODE_SATURATION.

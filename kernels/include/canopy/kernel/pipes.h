@@ -40,11 +40,6 @@ struct Operand {
     bool deferred = false;
 };
 
-// What every pipe had issued at one point of the block's program: a queue's or a flag's snapshot.
-struct PipeClock {
-    std::uint32_t issued[pipe_count] = {};
-};
-
 // `api` runs on `pipe` touching `operands`; raises a KernelFault on a race. Operands without
 // bytes are ignored.
 CANOPY_KERNEL_API void pipe_instruction(Pipe pipe, const char* api, const Operand* operands, std::size_t count);
@@ -59,29 +54,23 @@ CANOPY_KERNEL_API void pipe_barrier_all();
 // The part of a block's pipe state that the queue hand-overs read and raise, inline (they run
 // several times per tile of every queued kernel); the launcher's PipeState (kernels/src/
 // pipe_model.h) holds the rest.
-struct PipeClocks {
+//
+// Instructions are numbered in issue order across all pipes, so "everything issued up to number n"
+// is one number: an instruction of pipe q numbered at most n is exactly one issued by then.
+struct PipeCounters {
     // Instructions issued by this block so far; an instruction's number is its position.
     std::uint32_t seq = 0;
-    // The number of the last instruction each pipe was given.
-    PipeClock last;
-    // What every pipe is ordered after: PipeBarrier<PIPE_ALL> and the queue hand-overs order all
-    // pipes at once, so they raise this one clock instead of every pipe's own.
-    PipeClock floor;
-    // Set by what raises a clock without issuing an instruction (SetFlag, a queue hand-over), so
-    // that a block that did nothing needs no clearing.
-    bool clocks_raised = false;
+    // Every later instruction is ordered after instructions 1..floor: PipeBarrier<PIPE_ALL> and the
+    // queue hand-overs order all pipes at once.
+    std::uint32_t floor = 0;
 };
 
-// A queue hand-over: `release` snapshots everything issued so far (EnQue, FreeTensor), `acquire`
-// orders every later instruction after that snapshot (DeQue, AllocTensor).
-inline PipeClock pipe_release() { return current_block().pipes->last; }
-inline void pipe_acquire(const PipeClock& clock) {
-    PipeClocks& clocks = *current_block().pipes;
-    clocks.clocks_raised = true;
-    for (std::size_t q = 0; q < pipe_count; ++q) {
-        const std::uint32_t floor = clocks.floor.issued[q];
-        clocks.floor.issued[q] = clock.issued[q] > floor ? clock.issued[q] : floor;
-    }
+// A queue hand-over: `release` is what was issued up to it (EnQue, FreeTensor), `acquire` orders
+// every later instruction after that (DeQue, AllocTensor).
+inline std::uint32_t pipe_release() { return current_block().pipes->seq; }
+inline void pipe_acquire(std::uint32_t released) {
+    PipeCounters& counters = *current_block().pipes;
+    if (released > counters.floor) counters.floor = released;
 }
 
 }  // namespace canopy::kernel

@@ -47,9 +47,9 @@ struct BufferRecord {
     BufferState state = BufferState::free;
     const void* owner = nullptr;  // the TQue / TBuf it was carved for
     bool queued = false;          // a TQue's buffer (allocated and freed), not a TBuf's (always usable)
-    // What the pipes had issued at the buffer's last EnQue or FreeTensor: the next DeQue or
-    // AllocTensor orders everything after it, as the queue's hardware flags do on the NPU.
-    canopy::kernel::PipeClock handed_over;
+    // The instructions issued up to the buffer's last EnQue or FreeTensor (pipe_release): the next
+    // DeQue or AllocTensor orders everything after them, as the queue's hardware flags do on the NPU.
+    uint32_t handed_over = 0;
 };
 
 // The TPipe the running block has alive, for GetTPipePtr() and the one-TPipe-at-a-time rule. It
