@@ -782,7 +782,7 @@ void wait_for_flag(void* flag) { static_cast<Flag*>(flag)->wait(4 * kBound); }
 
 // Appends the number of latch callbacks that had left when it ran.
 struct LeftLog {
-    Latch* latch;
+    Latch* latch = nullptr;
     std::mutex mutex;
     std::vector<int> seen;
 };
@@ -840,7 +840,8 @@ TEST_CASE("blocking and non-blocking callbacks are captured and keep what follow
     ReportThread reporter;
     REQUIRE_ACL(aclrtSubscribeReport(reporter.id(), stream));
     Latch latch;
-    LeftLog log{&latch};
+    LeftLog log;
+    log.latch = &latch;
     std::atomic<int> quick{0};
     REQUIRE_ACL(aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
     CHECK_ACL(aclrtLaunchCallback(wait_for_latch, &latch, ACL_CALLBACK_BLOCK, stream));
