@@ -216,9 +216,13 @@ TEST_CASE("LoadData img2col builds the window of the im2col matrix in L0A's Zz o
 
 constexpr uint32_t kM = 20, kK = 32, kN = 24;  // m and n not multiples of 16
 
+// How the Fixpipes are ordered after the Mmad: a M_FIX flag, unitFlag on both (no flag), or unitFlag
+// on the Mmad alone (a race: the Fixpipes do not wait for the unit flags).
+enum CubeSync : int32_t { m_fix_flag = 0, unit_flags = 1, unit_flag_on_mmad_only = 2 };
+
 // A (m x k, int8) and B (k x n, int8) are given already in the L0 layouts; the bias (int32, n) goes
 // through L1 into the bias table; C leaves through Fixpipe with REQ8 (scale 0.5, signed) and ReLU.
-__global__ __cube__ void mmad_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR c_raw) {
+__global__ __cube__ void mmad_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR c, GM_ADDR c_raw, int32_t sync) {
     constexpr uint32_t mf = (kM + 15) / 16, nf = (kN + 15) / 16;
     AscendC::GlobalTensor<int8_t> aGm, bGm;
     AscendC::GlobalTensor<int32_t> biasGm, rawGm;
@@ -247,21 +251,26 @@ __global__ __cube__ void mmad_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR bias, GM_ADDR
     AscendC::WaitFlag<AscendC::HardEvent::MTE1_M>(EVENT_ID0);
     AscendC::LocalTensor<int32_t> c1(AscendC::TPosition::CO1, 0, mf * nf * 256);
     AscendC::MmadParams params(kM, kN, kK, 0, false, false);
+    params.unitFlag = sync == m_fix_flag ? 0 : 3;
     AscendC::Mmad(c1, a2, b2, bias2, params);
-    AscendC::SetFlag<AscendC::HardEvent::M_FIX>(EVENT_ID0);
-    AscendC::WaitFlag<AscendC::HardEvent::M_FIX>(EVENT_ID0);
+    if (sync == m_fix_flag) {
+        AscendC::SetFlag<AscendC::HardEvent::M_FIX>(EVENT_ID0);
+        AscendC::WaitFlag<AscendC::HardEvent::M_FIX>(EVENT_ID0);
+    }
     AscendC::FixpipeParamsV220 raw(kN, kM, mf * 16, kN, false);
+    raw.unitFlag = sync == unit_flags ? 3 : 0;
     AscendC::Fixpipe(rawGm, c1, raw);
     const float half_scale = 0.5f;
     uint32_t scale_bits;
     std::memcpy(&scale_bits, &half_scale, 4);
     AscendC::FixpipeParamsV220 quantized(kN, kM, mf * 16, kN, true, REQ8, int64_t(scale_bits) | (int64_t(1) << 46),
                                          1, 0, 0, 0);
+    quantized.unitFlag = raw.unitFlag;
     AscendC::Fixpipe(cGm, c1, quantized);
     AscendC::PipeBarrier<PIPE_ALL>();
 }
 
-TEST_CASE("Mmad adds the bias table's row to A x B; Fixpipe writes ND rows, requantized with ReLU") {
+TEST_CASE("Mmad adds the bias table's row to A x B; Fixpipe writes ND rows, requantized with ReLU; unitFlag orders them") {
     Runtime rt;
     Stream stream;
     constexpr uint32_t mf = (kM + 15) / 16, nf = (kN + 15) / 16;
@@ -278,8 +287,21 @@ TEST_CASE("Mmad adds the bias table's row to A x B; Fixpipe writes ND rows, requ
         for (uint32_t n = 0; n < kN; ++n) b_zn[(n / 16) * 512 + (n % 16) * 32 + k] = b_dense[k * kN + n];
     Device<int8_t> a(a_zz), b(b_zn), c(kM * kN);
     Device<int32_t> bias_device(bias), raw(kM * kN);
+    int32_t sync = -1;
+    SUBCASE("ordered by a M_FIX flag") { sync = m_fix_flag; }
+    SUBCASE("ordered by the unit flags, no flag") { sync = unit_flags; }
+    SUBCASE("Mmad's unitFlag without Fixpipe's is a race") {
+        REQUIRE(ACLRT_LAUNCH_KERNEL(mmad_kernel)(1, stream, a.pointer, b.pointer, bias_device.pointer, c.pointer,
+                                                 raw.pointer, unit_flag_on_mmad_only) == 0u);
+        CHECK(aclrtSynchronizeStream(stream) == ACL_ERROR_RT_AICORE_EXCEPTION);
+        const std::string message = recent_error();
+        CHECK(message.find("Fixpipe (PIPE_FIX") != std::string::npos);
+        CHECK(message.find("Mmad (PIPE_M") != std::string::npos);
+        CHECK(message.find("or unitFlag on both the Mmad and the Fixpipe") != std::string::npos);
+    }
+    if (sync < 0) return;
     REQUIRE(ACLRT_LAUNCH_KERNEL(mmad_kernel)(1, stream, a.pointer, b.pointer, bias_device.pointer, c.pointer,
-                                             raw.pointer) == 0u);
+                                             raw.pointer, sync) == 0u);
     REQUIRE_ACL(aclrtSynchronizeStream(stream));
     const std::vector<int32_t> got_raw = raw.read();
     const std::vector<int8_t> got = c.read();

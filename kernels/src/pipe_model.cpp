@@ -27,6 +27,9 @@ std::string range_text(const char* memory, const void* base, std::uintptr_t begi
            std::to_string(end - origin) + ")";
 }
 
+// The pipes the unit flags order against each other: the cube and the fixpipe.
+bool unit_flag_pair(Pipe a, Pipe b) { return (a == Pipe::M && b == Pipe::FIX) || (a == Pipe::FIX && b == Pipe::M); }
+
 std::string instruction_text(const char* api, Pipe pipe, std::uint32_t seq) {
     return std::string(api) + " (" + pipe_name(pipe) + ", instruction " + std::to_string(seq) + ")";
 }
@@ -43,7 +46,8 @@ std::string instruction_text(const char* api, Pipe pipe, std::uint32_t seq) {
               instruction_text(earlier_api, earlier_pipe, earlier_seq) +
               (earlier_write ? " may still be writing it" : " may still be reading it") +
               "; nothing orders them (SetFlag/WaitFlag<" + hard_event_name(earlier_pipe, pipe) +
-              ">, PipeBarrier<PIPE_ALL> or a queue's EnQue/DeQue)");
+              ">, PipeBarrier<PIPE_ALL>, a queue's EnQue/DeQue" +
+              (unit_flag_pair(earlier_pipe, pipe) ? ", or unitFlag on both the Mmad and the Fixpipe)" : ")"));
 }
 
 }  // namespace
@@ -94,6 +98,12 @@ void PipeState::access(Pipe pipe, const char* api, const Operand& operand) {
     const auto p = static_cast<std::size_t>(pipe);
     // The last instruction of pipe q this one is ordered after; only asked for on a conflict.
     const auto knows = [&](std::size_t q) { return std::max(known[p].issued[q], floor); };
+    // Whether an earlier access on pipe q is ordered before this one.
+    const auto ordered = [&](std::size_t q, const Access& earlier) {
+        if (knows(q) >= earlier.seq) return true;
+        // The unit flags order Mmad and Fixpipe on L0C both ways when both use them.
+        return operand.unit_flag && earlier.unit_flag && unit_flag_pair(static_cast<Pipe>(q), pipe);
+    };
 
     // The first segment overlapping the range: the one starting at `begin` when there is one.
     std::size_t& found_here = found[(begin / 32) % found_slots];
@@ -114,12 +124,12 @@ void PipeState::access(Pipe pipe, const char* api, const Operand& operand) {
             for (unsigned others = s.reader_pipes & ~(1u << p); others != 0; others &= others - 1) {
                 const auto q = static_cast<std::size_t>(__builtin_ctz(others));
                 const Access& reader = s.readers[q];
-                if (knows(q) < reader.seq) [[unlikely]] {
+                if (!ordered(q, reader)) [[unlikely]] {
                     fail_race(s, begin, end, reader.api, static_cast<Pipe>(q), reader.seq, false, api, pipe, seq, true);
                 }
             }
         }
-        if (s.writer.seq != 0 && s.writer_pipe != pipe && knows(static_cast<std::size_t>(s.writer_pipe)) < s.writer.seq)
+        if (s.writer.seq != 0 && s.writer_pipe != pipe && !ordered(static_cast<std::size_t>(s.writer_pipe), s.writer))
             [[unlikely]] {
             fail_race(s, begin, end, s.writer.api, s.writer_pipe, s.writer.seq, true, api, pipe, seq, operand.write);
         }
@@ -157,13 +167,13 @@ void PipeState::access(Pipe pipe, const char* api, const Operand& operand) {
         s.memory = operand.memory;
         s.memory_base = operand.memory_base;
         if (operand.write) {
-            s.writer = Access{seq, api};
+            s.writer = Access{seq, operand.unit_flag, api};
             s.writer_pipe = pipe;
             s.reader_pipes = 0;
         } else if (pipe != Pipe::S) {
             // A scalar read is not tracked: the scalar unit has its value before it issues the
             // next instruction, so nothing later can overwrite the bytes under it.
-            s.readers[p] = Access{seq, api};
+            s.readers[p] = Access{seq, operand.unit_flag, api};
             s.reader_pipes |= static_cast<std::uint8_t>(1u << p);
         }
     }

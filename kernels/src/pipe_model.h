@@ -16,6 +16,7 @@ struct PipeClock {
 struct PipeState : PipeCounters {
     struct Access {
         std::uint32_t seq = 0;  // 0: none
+        bool unit_flag = false;  // an L0C access under the unit flags (Operand::unit_flag)
         const char* api = nullptr;
     };
     // A byte range whose accesses are tracked as one; segments are disjoint and sorted by begin.

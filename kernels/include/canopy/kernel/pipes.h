@@ -38,6 +38,10 @@ struct Operand {
     // The instruction handles the deferred moves under this range itself (deferred_moves.h); any
     // other operand lands them first.
     bool deferred = false;
+    // L0C under the unit flags (Mmad's and Fixpipe's unitFlag 2 or 3): the cube and the fixpipe
+    // order their accesses to it per fractal in hardware, with no SetFlag between them, when both
+    // have the flag on.
+    bool unit_flag = false;
 };
 
 // `api` runs on `pipe` touching `operands`; raises a KernelFault on a race. Operands without

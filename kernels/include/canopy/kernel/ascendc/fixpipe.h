@@ -34,6 +34,7 @@ struct FixpipeMove {
     uint32_t dstNdStride = 0;
     AscendC::CO2Layout layout = AscendC::CO2Layout::ROW_MAJOR;
     bool channelSplit = false;
+    bool unitFlag = false;  // ordered after Mmad by the unit flags (pipes.h)
 };
 
 struct ScaleWord {
@@ -219,6 +220,7 @@ inline FixpipeMove fixpipe_move(const AscendC::FixpipeParamsV220& p, AscendC::CO
     f.dstNdStride = p.dstNdStride;
     f.layout = layout;
     f.channelSplit = p.isChannelSplit;
+    f.unitFlag = p.unitFlag != 0;
     return f;
 }
 
@@ -234,7 +236,7 @@ inline void fixpipe_to_gm(const AscendC::GlobalTensor<Out>& dst, const AscendC::
     const uint64_t extent = check_fixpipe<Out, Acc>(src, f, api);
     if (extent == 0) return;
     Out* to = dst.CheckedSpan(0, extent, true, api);
-    issue(Pipe::FIX, api, reads(src, fixpipe_src_bytes(src, f)));
+    issue(Pipe::FIX, api, under_unit_flag(reads(src, fixpipe_src_bytes(src, f)), f.unitFlag));
     fixpipe(to, src, f);
 }
 
@@ -246,7 +248,8 @@ inline void fixpipe_to_l1(const AscendC::LocalTensor<Out>& dst, const AscendC::L
     const uint64_t extent = check_fixpipe<Out, Acc>(src, f, api);
     if (extent == 0) return;
     require_elements(dst, int64_t(extent), api, "dst (elements written)");
-    issue(Pipe::FIX, api, reads(src, fixpipe_src_bytes(src, f)), writes(dst, extent * sizeof(Out)));
+    issue(Pipe::FIX, api, under_unit_flag(reads(src, fixpipe_src_bytes(src, f)), f.unitFlag),
+          writes(dst, extent * sizeof(Out)));
     fixpipe(dst.GetPhyAddr(), src, f);
 }
 
@@ -328,6 +331,7 @@ __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<U>
     f.vector_length = registers.quant_vector_length;
     f.relu = p.reluPre == 1;
     f.channelSplit = p.channelSplit;
+    f.unitFlag = p.unitFlag != 0;
     f.layout = p.nz2ndEn ? CO2Layout::ROW_MAJOR : CO2Layout::NZ;
     if (p.nz2ndEn) {
         f.ndNum = registers.nd_num;

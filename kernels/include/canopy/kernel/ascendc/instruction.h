@@ -44,6 +44,12 @@ inline Operand deferred(Operand operand) {
     return operand;
 }
 
+// An L0C operand of Mmad or Fixpipe with unitFlag on (pipes.h).
+inline Operand under_unit_flag(Operand operand, bool on) {
+    operand.unit_flag = on;
+    return operand;
+}
+
 // Reports one instruction of `api` on `pipe`.
 template <typename... Operands>
 inline void issue(Pipe pipe, const char* api, const Operands&... operands) {

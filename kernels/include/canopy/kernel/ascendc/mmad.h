@@ -86,7 +86,7 @@ inline void mmad(const AscendC::LocalTensor<Accumulator>& dst, const AscendC::Lo
     const uint64_t a_bytes = bytes_of<Input>(uint64_t(gemv ? int64_t(p.k) : m_fractals * a_k_fractals * 16 * c0));
     const uint64_t b_bytes = bytes_of<Input>(uint64_t(k_fractals * n_fractals * 16 * c0));
     const uint64_t initial_bytes = init == MmadInit::bias_table ? uint64_t(p.n) * sizeof(Accumulator) : c_bytes;
-    issue(Pipe::M, api, reads(fm, a_bytes), reads(filter, b_bytes), writes(dst, c_bytes),
+    issue(Pipe::M, api, reads(fm, a_bytes), reads(filter, b_bytes), under_unit_flag(writes(dst, c_bytes), p.unitFlag != 0),
           initial == nullptr ? Operand{} : reads(*initial, initial_bytes));
     const Accumulator* bias = initial == nullptr ? nullptr : initial->GetPhyAddr();
     const Accumulator* init_c = bias;
