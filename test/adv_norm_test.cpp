@@ -811,7 +811,7 @@ extern "C" __global__ __aicore__ void adv_norm_misuse_kernel(GM_ADDR tiling, int
         case 10: {  // Broadcast along axis 1 from a row that is not [M, 1]
             uint32_t dst_shape[] = {4, 8};
             uint32_t src_shape[] = {4, 2};
-            Broadcast<float, 2, 1>(c, a, dst_shape, src_shape);
+            BroadCast<float, 2, 1>(c, a, dst_shape, src_shape);
             break;
         }
         case 11: {  // ReduceMax without srcInnerPad

@@ -45,16 +45,28 @@ inline void broadcast(const AscendC::LocalTensor<T>& dstLocal, const AscendC::Lo
 
 namespace AscendC {
 
+// CANN spells the implementation BroadCast and the documented entry Broadcast; kernels call both.
 template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
-__aicore__ inline void Broadcast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+__aicore__ inline void BroadCast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
                                  const uint32_t dstShape[dim], const uint32_t srcShape[dim],
                                  LocalTensor<uint8_t>& sharedTmpBuffer) {
     canopy::adv_norm::broadcast<T, dim, axis>(dstLocal, srcLocal, dstShape, srcShape, &sharedTmpBuffer);
 }
 template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
-__aicore__ inline void Broadcast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+__aicore__ inline void BroadCast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
                                  const uint32_t dstShape[dim], const uint32_t srcShape[dim]) {
     canopy::adv_norm::broadcast<T, dim, axis>(dstLocal, srcLocal, dstShape, srcShape, nullptr);
+}
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+__aicore__ inline void Broadcast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+                                 const uint32_t dstShape[dim], const uint32_t srcShape[dim],
+                                 LocalTensor<uint8_t>& sharedTmpBuffer) {
+    BroadCast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape, sharedTmpBuffer);
+}
+template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
+__aicore__ inline void Broadcast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
+                                 const uint32_t dstShape[dim], const uint32_t srcShape[dim]) {
+    BroadCast<T, dim, axis, isReuseSource>(dstLocal, srcLocal, dstShape, srcShape);
 }
 
 }  // namespace AscendC

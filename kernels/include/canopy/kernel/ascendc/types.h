@@ -44,6 +44,15 @@
 // A kernel parameter that points into global memory.
 #define GM_ADDR __gm__ uint8_t*
 
+// Branch hints the kernel headers define for kernels (kernel_utils_macros.h), unless the program
+// already has its own.
+#ifndef likely
+#define likely(x) __builtin_expect(!!(x), 1)
+#endif
+#ifndef unlikely
+#define unlikely(x) __builtin_expect(!!(x), 0)
+#endif
+
 // IEEE binary16 and bfloat16, the NPU's native narrow floats. half converts implicitly, as the NPU
 // compiler's native half does (half.h).
 using half = canopy::kernel::ascendc::Half;
