@@ -256,7 +256,7 @@ __global__ __cube__ void matmul_triangle_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR c,
 // ---- Misuse
 
 // mode 0: Iterate before SetTensorA; 1: GetTensorC before Iterate; 2: enAtomic 2; 3: A's window too
-// small for the shape; 4: Init with the (broken) tiling only.
+// small for the shape; 4: Init with the (broken) tiling only; 5: a computation with a bias, 6: without.
 __global__ __cube__ void matmul_misuse_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR c, GM_ADDR tiling_gm, uint32_t mode) {
     TCubeTiling tiling;
     std::memcpy(&tiling, tiling_gm, sizeof(tiling));
@@ -287,6 +287,17 @@ __global__ __cube__ void matmul_misuse_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR c, G
             mm.IterateAll(gc, 2);
             break;
         case 3:
+            mm.SetTensorA(ga);
+            mm.SetTensorB(gb);
+            mm.IterateAll(gc);
+            break;
+        case 5:  // the bias row is read from c
+            mm.SetTensorA(ga);
+            mm.SetTensorB(gb);
+            mm.SetBias(gc);
+            mm.IterateAll(gc);
+            break;
+        case 6:
             mm.SetTensorA(ga);
             mm.SetTensorB(gb);
             mm.IterateAll(gc);
@@ -684,6 +695,14 @@ TEST_CASE("Matmul misuse fails the launch with a message naming the API and the 
     broken.dbL0A = 1;
     broken.dbL0B = 1;
     expect(broken, 4, ACL_ERROR_RT_AICORE_EXCEPTION, {"Matmul::Init", "bytes of L1"});
+    // A and B blocks filling L1 exactly leave no room for the bias row the tiling enables: as on the
+    // NPU, that only matters once a bias is set.
+    broken = good;
+    broken.depthA1 = 524288 / 2 / (2 * broken.baseM * broken.baseK);
+    broken.depthB1 = 524288 / 2 / (2 * broken.baseN * broken.baseK);
+    broken.isBias = 1;
+    CHECK(launch(broken, 6).first == ACL_SUCCESS);
+    expect(broken, 5, ACL_ERROR_RT_AICORE_EXCEPTION, {"Matmul::SetBias", "L1 capacity exceeded"});
     broken = good;
     broken.singleCoreM = 128;
     expect(broken, 4, ACL_ERROR_RT_AICORE_EXCEPTION, {"Matmul::Init", "exceeds the shape"});

@@ -329,9 +329,9 @@ public:
         bias_ = nullptr;
         computed_ = false;
         iterated_ = 0;
-        TPipe* pipe = tpipe != nullptr ? tpipe : GetTPipePtr();
-        if (pipe != nullptr && !reserved_) {
-            pipe->canopy_reserve(TPosition::A1, L1Bytes(), api);
+        pipe_ = tpipe != nullptr ? tpipe : GetTPipePtr();
+        if (pipe_ != nullptr && !reserved_) {
+            pipe_->canopy_reserve(TPosition::A1, InputL1Bytes(), api);
             reserved_ = true;
         }
         initialised_ = true;
@@ -386,6 +386,7 @@ public:
         computed_ = false;
     }
     __aicore__ inline void SetBias(const GlobalTensor<BiasT>& biasGlobal) {
+        ReserveBiasRow();
         bias_gm_ = biasGlobal;
         bias_ = biasGlobal.GetPhyAddr();
         bias_local_set_ = false;
@@ -393,6 +394,7 @@ public:
         computed_ = false;
     }
     __aicore__ inline void SetBias(const LocalTensor<BiasT>& inputBias) {
+        ReserveBiasRow();
         bias_local_ = inputBias;
         bias_ = inputBias.GetPhyAddr();
         bias_local_set_ = true;
@@ -668,8 +670,8 @@ private:
         canopy::kernel::ascendc::fail_misuse(api, parts...);
     }
 
-    // L1 the tiling's blocks take: depthA1 blocks of A, depthB1 of B (those from GM) and the bias row.
-    int64_t L1Bytes() const {
+    // L1 the tiling's input blocks take: depthA1 blocks of A and depthB1 of B (those from GM).
+    int64_t InputL1Bytes() const {
         using canopy::kernel::matmul::bytes_of;
         const bool aFromGm = A_TYPE::pos == TPosition::GM || A_TYPE::pos == TPosition::VECOUT ||
                              A_TYPE::pos == TPosition::VECIN || A_TYPE::pos == TPosition::VECCALC;
@@ -678,8 +680,17 @@ private:
         int64_t bytes = 0;
         if (aFromGm) bytes += int64_t(tiling_.depthA1) * bytes_of<SrcAT>(int64_t(tiling_.baseM) * tiling_.baseK);
         if (bFromGm) bytes += int64_t(tiling_.depthB1) * bytes_of<SrcBT>(int64_t(tiling_.baseN) * tiling_.baseK);
-        if (tiling_.isBias) bytes += int64_t(tiling_.baseN) * int64_t(sizeof(Acc));
         return (bytes + 31) / 32 * 32;
+    }
+
+    // CANN's Matmul carves the bias row's L1 at Init whenever the tiling enables a bias, without a
+    // bound check, and only a SetBias copies into it: samples whose blocks fill L1 exactly and never
+    // set a bias run correctly on the NPU. So the row is reserved, and checked, at the first SetBias.
+    void ReserveBiasRow() {
+        if (bias_reserved_ || pipe_ == nullptr || !tiling_.isBias) return;
+        const int64_t bytes = (int64_t(tiling_.baseN) * int64_t(sizeof(Acc)) + 31) / 32 * 32;
+        pipe_->canopy_reserve(TPosition::A1, bytes, "Matmul::SetBias (the bias row in L1, beside the tiling's A and B blocks)");
+        bias_reserved_ = true;
     }
 
     void CheckTiling(const char* api) const {
@@ -726,7 +737,7 @@ private:
             fail_misuse(api, "tiling baseM ", t.baseM, " x baseN ", t.baseN, " x dbL0C ", dbC, " needs ", l0c,
                         " bytes of L0C, which holds ", L0C_BYTES);
         }
-        const int64_t l1 = L1Bytes();
+        const int64_t l1 = InputL1Bytes();
         if (l1 > int64_t(L1_BYTES)) [[unlikely]] {
             fail_misuse(api, "tiling depthA1 ", t.depthA1, " and depthB1 ", t.depthB1, " blocks of ", t.baseM, " x ",
                         t.baseK, " and ", t.baseK, " x ", t.baseN, " need ", l1, " bytes of L1, which holds ",
@@ -1128,6 +1139,8 @@ private:
     TCubeTiling tiling_{};
     bool initialised_ = false;
     bool reserved_ = false;
+    bool bias_reserved_ = false;
+    TPipe* pipe_ = nullptr;
     int32_t orgM_ = 0, orgN_ = 0, orgKa_ = 0, orgKb_ = 0, orgKc_ = 0;
     int32_t singleM_ = 0, singleN_ = 0, singleK_ = 0;
     canopy::kernel::matmul::Operand<SrcAT> a_;
