@@ -50,6 +50,16 @@ std::string instruction_text(const char* api, Pipe pipe, std::uint32_t seq) {
               (unit_flag_pair(earlier_pipe, pipe) ? ", or unitFlag on both the Mmad and the Fixpipe)" : ")"));
 }
 
+// An operand in a memory the running core lacks: a UB tensor a mix kernel's AIC built (which
+// LocalTensor allows, as the NPU does, until an instruction uses it).
+[[noreturn, gnu::cold, gnu::noinline]] void fail_absent_memory(const char* api, const Operand& operand) {
+    const bool aic = current_block().core_type == core_type_aic;
+    raise(ACL_ERROR_RT_AICORE_EXCEPTION, api,
+          std::string("an operand is in ") + (operand.memory ? operand.memory : "a local memory") +
+              (aic ? ", which this core (an AIC) does not have; guard the code with ASCEND_IS_AIV"
+                   : ", which this core does not have"));
+}
+
 }  // namespace
 
 const char* pipe_name(Pipe pipe) {
@@ -184,7 +194,9 @@ void pipe_instruction(Pipe pipe, const char* api, const Operand* operands, std::
     PipeState& s = state();
     ++s.seq;
     for (std::size_t i = 0; i < count; ++i) {
-        if (operands[i].bytes != 0) s.access(pipe, api, operands[i]);
+        if (operands[i].bytes == 0) continue;
+        if (operands[i].memory_base == nullptr) [[unlikely]] fail_absent_memory(api, operands[i]);
+        s.access(pipe, api, operands[i]);
     }
     if (deferred_move_count != 0) {
         for (std::size_t i = 0; i < count; ++i) {

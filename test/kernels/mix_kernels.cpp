@@ -98,6 +98,25 @@ __global__ __mix__(1, 2) void mix_misuse(int32_t misuse)
     }
 }
 
+// Every core builds a UB tensor, as mix kernels do ahead of their ASCEND_IS_AIV branches; the AIVs
+// fill theirs and store element 0 at out[GetBlockIdx()]. `aic_use`: 0 the AIC leaves its tensor
+// alone, 1 it runs Duplicate on it, 2 GetValue, 3 DataCopy into it.
+__global__ __mix__(1, 2) void mix_static_ub(GM_ADDR out, int32_t aic_use)
+{
+    AscendC::LocalTensor<float> ub(AscendC::TPosition::VECCALC, 0, 64);
+    AscendC::GlobalTensor<float> gm;
+    gm.SetGlobalBuffer((__gm__ float*)out, 64);
+    if ASCEND_IS_AIV {
+        AscendC::Duplicate(ub, float(AscendC::GetBlockIdx() + 1), 64);
+        AscendC::PipeBarrier<PIPE_ALL>();
+        gm.SetValue(AscendC::GetBlockIdx(), ub.GetValue(0));
+        return;
+    }
+    if (aic_use == 1) AscendC::Duplicate(ub, 1.0f, 64);
+    if (aic_use == 2) gm.SetValue(63, ub.GetValue(0));
+    if (aic_use == 3) AscendC::DataCopy(ub, gm, 64);
+}
+
 __global__ void vector_cross_core()
 {
     AscendC::CrossCoreSetFlag<0, PIPE_V>(0);
@@ -122,6 +141,10 @@ uint32_t launch_cube_identity(uint32_t blocks, void* stream, CoreRecord* records
 uint32_t launch_mix_misuse(uint32_t blocks, void* stream, int32_t misuse)
 {
     return mix_misuse<<<blocks, 0, stream>>>(misuse);
+}
+uint32_t launch_mix_static_ub(uint32_t blocks, void* stream, float* out, int32_t aic_use)
+{
+    return mix_static_ub<<<blocks, 0, stream>>>(reinterpret_cast<GM_ADDR>(out), aic_use);
 }
 uint32_t launch_vector_cross_core(uint32_t blocks, void* stream)
 {

@@ -22,4 +22,7 @@ uint32_t launch_cube_identity(uint32_t blocks, void* stream, CoreRecord* records
 // misuse: 0 a wait nobody sets, 1 flag id 16, 2 sixteen sets nobody waits for, 3 mode 1 on the
 // AIC, 4 mode 3, 5 PIPE_S, 6 every AIV waits for a mode 0 round one AIV skips.
 uint32_t launch_mix_misuse(uint32_t blocks, void* stream, int32_t misuse);
+// Every core builds a UB LocalTensor; the AIVs store their fill at out[GetBlockIdx()]. aic_use: 0 the
+// AIC leaves its tensor alone, 1 Duplicate, 2 GetValue, 3 DataCopy on it (each a misuse).
+uint32_t launch_mix_static_ub(uint32_t blocks, void* stream, float* out, int32_t aic_use);
 uint32_t launch_vector_cross_core(uint32_t blocks, void* stream);

@@ -52,8 +52,16 @@ public:
         const LocalMemory memory = local_memory(hardware);
         const uint64_t bytes = bytes_of<T>(tileSize);
         if (memory.base == nullptr) [[unlikely]] {
-            fail_misuse("LocalTensor", "position ", PositionName(pos), " (", HardwareName(hardware),
-                        ") is not a local memory Canopy models");
+            // A mix kernel's code runs on both cores, and on the NPU a tensor is only an address
+            // until an instruction touches it: the AIC may build its UB tensors as long as it never
+            // uses them (the pipe model refuses the first instruction that does).
+            if (hardware != Hardware::UB || canopy::kernel::current_block().core_type != canopy::kernel::core_type_aic) {
+                fail_misuse("LocalTensor", "position ", PositionName(pos), " (", HardwareName(hardware),
+                            ") is not a local memory Canopy models");
+            }
+            size_ = tileSize;
+            capacity_bytes_ = bytes;
+            return;
         }
         if (addr % ONE_BLK_SIZE != 0 || uint64_t(addr) + bytes > memory.bytes) [[unlikely]] {
             fail_misuse("LocalTensor", tileSize, " elements (", bytes, " bytes) at byte offset ", addr, " of ",
@@ -115,7 +123,12 @@ public:
         static_assert(!canopy::kernel::ascendc::packs_nibbles<T>,
                       "an int4b_t element is half a byte: use GetValue / SetValue");
         LandDeferredMoves();  // the reference escapes
-        return *Element(index, "LocalTensor::operator()");
+        T* element = Element(index, "LocalTensor::operator()");
+        if (data_ == nullptr) [[unlikely]] {
+            canopy::kernel::ascendc::fail_misuse("LocalTensor::operator()", "the tensor is in ", HardwareName(memory()),
+                                                  ", which this core does not have");
+        }
+        return *element;
     }
 
     // A view starting `offset` elements further on.

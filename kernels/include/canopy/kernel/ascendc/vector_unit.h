@@ -205,6 +205,10 @@ inline Operand ub_range(const char* api, const char* role, Access access, const 
     const BlockContext& block = current_block();
     const std::byte* ub_end = block.ub + block.ub_bytes;
     if (first < block.ub || first > ub_end || bytes > static_cast<uint64_t>(ub_end - first)) [[unlikely]] {
+        if (block.ub == nullptr) {
+            fail_misuse(api, role, " is in the Unified Buffer, which this core (an AIC) does not have; guard the "
+                        "vector code with ASCEND_IS_AIV");
+        }
         fail_misuse(api, role, " covers ", bytes, " bytes at UB offset ", static_cast<int64_t>(first - block.ub),
                     ", outside the block's ", block.ub_bytes, "-byte Unified Buffer");
     }
