@@ -1,9 +1,10 @@
 #pragma once
 // Kernel-side debugging: assert / ascendc_assert, Trap, DumpTensor, KERNEL_LOG. On the NPU a
 // failing assert prints its condition and traps the core: the launch fails and the host program
-// goes on. Here it prints the same line and fails the launch with ACL_ERROR_RT_AICORE_TRAP_EXCEPTION
-// (the next synchronize of its stream returns it); outside a kernel (host code in the same .asc
-// file) it is the C library's assert.
+// goes on. Here it prints the same line and fails the launch with ACL_ERROR_RT_AICORE_EXCEPTION, the
+// code CANN's samples show for it (the next synchronize of its stream returns it); outside a kernel
+// (host code in the same .asc file) it is the C library's assert. Trap() fails the launch with
+// ACL_ERROR_RT_AICORE_TRAP_EXCEPTION.
 #include <cassert>
 #include <cstdint>
 #include <cstdio>
@@ -29,14 +30,15 @@ inline bool in_kernel() { return current_block().kernel != nullptr; }
 [[noreturn, gnu::cold, gnu::noinline]] inline void assert_failed(const char* expression, const char* file,
                                                                   unsigned line, const char* function,
                                                                   const std::string& message) {
-    const std::string report = std::string("[ASSERT] ") + file + ":" + std::to_string(line) + ": Assertion `" +
-                               expression + "' " + message;
+    // CANN's line: "[ASSERT] file:line: : Assertion `expr' failed." and the assert's own message.
+    const std::string report = std::string("[ASSERT] ") + file + ":" + std::to_string(line) + ": : Assertion `" +
+                               expression + "' failed. " + message;
     if (!in_kernel()) {
         std::fprintf(stderr, "%s (in %s)\n", report.c_str(), function);
         std::abort();
     }
     print_from_block(report);
-    raise(kTrap, "assert", report.substr(9));
+    raise(ACL_ERROR_RT_AICORE_EXCEPTION, "assert", report.substr(9));
 }
 
 template <class... Args>
