@@ -4,7 +4,7 @@
 
 #include "api.h"
 #include "canopy/engine/wait_list.h"
-#include "soc.h"
+#include "canopy/soc.h"
 
 namespace canopy::api {
 
@@ -159,9 +159,9 @@ aclError aclrtGetRunMode(aclrtRunMode* runMode) {
 
 const char* aclrtGetSocName(void) {
     const char* name = nullptr;
-    // Canopy models an Atlas A2 (arch 2201) part: 192 KiB UB per core. The part is known before
-    // aclInit, as on the device: build scripts ask for it to pick SOC_VERSION.
-    call("aclrtGetSocName", [&] { name = soc::name; });
+    // The modelled Atlas A2 part (canopy/soc.h). It is known before aclInit, as on the
+    // device: build scripts ask for it to pick SOC_VERSION.
+    call("aclrtGetSocName", [&] { name = soc::modelled().name; });
     return name;
 }
 
@@ -174,8 +174,8 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value
         switch (raw_value(attr)) {
             case ACL_DEV_ATTR_AICPU_CORE_NUM: *value = 0; break;  // no AI CPU: host functions run on the workers
             case ACL_DEV_ATTR_AICORE_CORE_NUM:
-            case ACL_DEV_ATTR_CUBE_CORE_NUM: *value = soc::cube_cores; break;
-            case ACL_DEV_ATTR_VECTOR_CORE_NUM: *value = soc::vector_cores; break;
+            case ACL_DEV_ATTR_CUBE_CORE_NUM: *value = soc::modelled().cube_cores; break;
+            case ACL_DEV_ATTR_VECTOR_CORE_NUM: *value = soc::modelled().vector_cores; break;
             case ACL_DEV_ATTR_UBUF_PER_VECTOR_CORE: *value = static_cast<int64_t>(config.ub_bytes); break;
             case ACL_DEV_ATTR_TOTAL_GLOBAL_MEM_SIZE: *value = static_cast<int64_t>(config.device_memory_bytes); break;
             case ACL_DEV_ATTR_L2_CACHE_SIZE: *value = std::max<long>(0, ::sysconf(_SC_LEVEL2_CACHE_SIZE)); break;
@@ -194,7 +194,7 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value
             case ACL_DEV_ATTR_MAX_BLOCK_DIM_Y:
             case ACL_DEV_ATTR_MAX_BLOCK_DIM_Z:
                 fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "attr " + std::to_string(raw_value(attr)) +
-                                                           " describes SIMT vector cores, which " + soc::name + " does not have");
+                                                           " describes SIMT vector cores, which " + soc::modelled().name + " does not have");
             case ACL_DEV_ATTR_SUPER_POD_DEVICE_ID:
             case ACL_DEV_ATTR_SUPER_POD_SERVER_ID:
             case ACL_DEV_ATTR_SUPER_POD_ID:
@@ -257,7 +257,9 @@ engine::CoreKind core_kind(const aclrtDevResLimitType& type) {
     }
 }
 
-uint32_t hardware_cores(engine::CoreKind kind) { return kind == engine::CoreKind::cube ? soc::cube_cores : soc::vector_cores; }
+uint32_t hardware_cores(engine::CoreKind kind) {
+    return kind == engine::CoreKind::cube ? soc::modelled().cube_cores : soc::modelled().vector_cores;
+}
 
 uint32_t effective_limit(const engine::Device& device, engine::CoreKind kind) {
     const uint32_t limit = device.core_limit(kind);
@@ -267,7 +269,7 @@ uint32_t effective_limit(const engine::Device& device, engine::CoreKind kind) {
 void check_limit(engine::CoreKind kind, uint32_t value) {
     if (value == 0 || value > hardware_cores(kind)) {
         fail(ACL_ERROR_INVALID_PARAM, "value " + std::to_string(value) + " is not in [1, " +
-                                          std::to_string(hardware_cores(kind)) + "], the cores of " + soc::name);
+                                          std::to_string(hardware_cores(kind)) + "], the cores of " + soc::modelled().name);
     }
 }
 

@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include "api.h"
+#include "canopy/soc.h"
 #include "canopy/engine/wait_list.h"
 #include "trace.h"
 
@@ -64,6 +65,12 @@ engine::RuntimeConfig read_config(const char* path) {
 // Without a path of its own (aclInit(NULL), or no aclInit at all) a program gets the file named by
 // CANOPY_CONFIG, so that an unchanged program can run with, say, two devices.
 engine::RuntimeConfig configuration(const char* path) {
+    if (const char* unknown = soc::unknown_request()) {
+        std::string known;
+        for (const soc::Model& model : soc::models) known += std::string(known.empty() ? "" : ", ") + model.name;
+        fail(ACL_ERROR_INVALID_PARAM, std::string(soc::environment_variable) + ": \"" + unknown +
+                                          "\" is not a part Canopy models (" + known + ")");
+    }
     if (path && *path) return read_config(path);
     const char* from_environment = std::getenv("CANOPY_CONFIG");
     if (!from_environment || !*from_environment) return engine::RuntimeConfig{};

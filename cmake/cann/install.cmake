@@ -25,6 +25,8 @@ endforeach()
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/api/include/ ${PROJECT_SOURCE_DIR}/kernels/include/ DESTINATION include)
 # The error vocabulary (acl/error_codes), which the engine owns and acl_base.h includes.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/engine/include/acl DESTINATION include)
+# The modelled part, which tiling/platform/platform_ascendc.h answers for.
+install(FILES ${PROJECT_SOURCE_DIR}/engine/include/canopy/soc.h DESTINATION include/canopy)
 
 install(EXPORT canopyTargets NAMESPACE canopy:: DESTINATION ${canopy_package_dir})
 configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/canopyConfig.cmake.in ${PROJECT_BINARY_DIR}/canopyConfig.cmake

@@ -23,8 +23,9 @@ export ASCEND_HOME_PATH="${_canopy_setenv_prefix}"
 export ASCEND_INSTALL_PATH="${_canopy_setenv_prefix}"
 export ASCEND_TOOLKIT_HOME="${_canopy_setenv_prefix}"
 export ASCENDC_CMAKE_DIR="${_canopy_setenv_prefix}/tikcpp/ascendc_kernel_cmake"
-# The part Canopy models, as aclrtGetSocName names it; a SOC_VERSION already chosen is kept.
-export SOC_VERSION="${SOC_VERSION:-Ascend910B4}"
+# The part Canopy models (CANOPY_SOC_VERSION picks it), as aclrtGetSocName names it; a SOC_VERSION
+# already chosen is kept.
+export SOC_VERSION="${SOC_VERSION:-${CANOPY_SOC_VERSION:-Ascend910B4}}"
 _canopy_setenv_prepend PATH "${_canopy_setenv_prefix}/bin"
 _canopy_setenv_prepend LD_LIBRARY_PATH "${_canopy_setenv_prefix}/lib64"
 # find_package finds Canopy's packages from here also in login shells that reset PATH.

@@ -500,7 +500,7 @@ protected:
     virtual int64_t Compute() = 0;
 
     void InitPlatform() {
-        using namespace platform_ascendc::soc910b4;
+        using namespace platform_ascendc::soc_a2;
         oriBufferPool_.l1Size = int32_t(kL1);
         oriBufferPool_.l0CSize = int32_t(kL0C);
         oriBufferPool_.ubSize = int32_t(kUB);
@@ -508,7 +508,7 @@ protected:
         oriBufferPool_.l0BSize = int32_t(kL0B);
         oriBufferPool_.btSize = int32_t(kBiasTable);
         bufferPool_ = oriBufferPool_;
-        blockDim = int32_t(kCubeCores);
+        blockDim = int32_t(canopy::soc::modelled().cube_cores);
     }
 
     // The settings a tiling needs: types and shapes. Fills singleM/N/K from the original shape

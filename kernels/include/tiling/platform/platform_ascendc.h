@@ -1,11 +1,14 @@
 #pragma once
 // tiling/platform/platform_ascendc.h: what a host tiling function asks of the SoC it computes for.
-// Canopy models one SoC, the Ascend910B4 (an Atlas A2, arch 2201): 20 cube cores (AIC), 40 vector
-// cores (AIV), and per core the memories the kernel side enforces (kernel_operator.h's L1 / L0A /
-// L0B / L0C / bias table / fixpipe buffer capacities and the Unified Buffer of a launch).
+// Canopy models an Atlas A2 part (arch 2201), the Ascend910B4 unless CANOPY_SOC_VERSION names
+// another (canopy/soc.h: its cube cores (AIC), vector cores (AIV), L2 and HBM), and per core
+// the memories the kernel side enforces (kernel_operator.h's L1 / L0A / L0B / L0C / bias table /
+// fixpipe buffer capacities and the Unified Buffer of a launch), the same on every A2 part.
 #include <cstdint>
 #include <cstring>
 #include <mutex>
+
+#include "canopy/soc.h"
 
 namespace fe {
 class PlatFormInfos;
@@ -51,33 +54,32 @@ enum class SocVersion {
 
 enum class ReservedSize { RESERVED_SIZE_8K, RESERVED_SIZE_16K, RESERVED_SIZE_32K };
 
-// The modelled SoC's figures.
-namespace soc910b4 {
-inline constexpr const char* kName = "Ascend910B4";
-inline constexpr uint32_t kCubeCores = 20;
-inline constexpr uint32_t kVectorCores = 40;
+// An A2 core's memories.
+namespace soc_a2 {
 inline constexpr uint64_t kL0A = 64 * 1024;
 inline constexpr uint64_t kL0B = 64 * 1024;
 inline constexpr uint64_t kL0C = 128 * 1024;
 inline constexpr uint64_t kL1 = 512 * 1024;
 inline constexpr uint64_t kUB = 192 * 1024;
-inline constexpr uint64_t kL2 = 96ull * 1024 * 1024;
-inline constexpr uint64_t kHBM = 32ull * 1024 * 1024 * 1024;
 inline constexpr uint64_t kFixpipeBuffer = 4096;
 inline constexpr uint64_t kBiasTable = 1024;
 inline constexpr uint32_t kLibApiWorkspace = 16 * 1024 * 1024;  // the system workspace of the lib APIs
-}  // namespace soc910b4
+}  // namespace soc_a2
 
 class PlatformAscendC {
 public:
     PlatformAscendC() = delete;
     ~PlatformAscendC() = default;
-    explicit PlatformAscendC(fe::PlatFormInfos* platformInfo) : platformInfo_(platformInfo) {}
+    // The modelled part's platform.
+    explicit PlatformAscendC(fe::PlatFormInfos* platformInfo)
+        : PlatformAscendC(platformInfo, canopy::soc::modelled()) {}
+    PlatformAscendC(fe::PlatFormInfos* platformInfo, const canopy::soc::Model& soc)
+        : platformInfo_(platformInfo), soc_(&soc) {}
 
     // On the A2 (separated cube and vector cores) GetCoreNum counts the vector cores.
-    uint32_t GetCoreNum() const { return soc910b4::kVectorCores; }
-    uint32_t GetCoreNumAic() const { return soc910b4::kCubeCores; }
-    uint32_t GetCoreNumAiv() const { return soc910b4::kVectorCores; }
+    uint32_t GetCoreNum() const { return soc_->vector_cores; }
+    uint32_t GetCoreNumAic() const { return soc_->cube_cores; }
+    uint32_t GetCoreNumAiv() const { return soc_->vector_cores; }
     // The vector cores of the older coupled parts (310P); the A2 has none of that kind.
     uint32_t GetCoreNumVector() const { return 0; }
 
@@ -92,19 +94,19 @@ public:
         return CalcTschBlockDim(sliceNum, aicCoreNum, aivCoreNum);
     }
 
-    uint32_t GetLibApiWorkSpaceSize() const { return soc910b4::kLibApiWorkspace; }
+    uint32_t GetLibApiWorkSpaceSize() const { return soc_a2::kLibApiWorkspace; }
 
     void GetCoreMemSize(const CoreMemType& memType, uint64_t& size) const {
         switch (memType) {
-            case CoreMemType::L0_A: size = soc910b4::kL0A; break;
-            case CoreMemType::L0_B: size = soc910b4::kL0B; break;
-            case CoreMemType::L0_C: size = soc910b4::kL0C; break;
-            case CoreMemType::L1: size = soc910b4::kL1; break;
-            case CoreMemType::L2: size = soc910b4::kL2; break;
-            case CoreMemType::UB: size = soc910b4::kUB - reservedMemSize_; break;
-            case CoreMemType::HBM: size = soc910b4::kHBM; break;
-            case CoreMemType::FB: size = soc910b4::kFixpipeBuffer; break;
-            case CoreMemType::BT: size = soc910b4::kBiasTable; break;
+            case CoreMemType::L0_A: size = soc_a2::kL0A; break;
+            case CoreMemType::L0_B: size = soc_a2::kL0B; break;
+            case CoreMemType::L0_C: size = soc_a2::kL0C; break;
+            case CoreMemType::L1: size = soc_a2::kL1; break;
+            case CoreMemType::L2: size = soc_->l2_bytes; break;
+            case CoreMemType::UB: size = soc_a2::kUB - reservedMemSize_; break;
+            case CoreMemType::HBM: size = soc_->hbm_bytes; break;
+            case CoreMemType::FB: size = soc_a2::kFixpipeBuffer; break;
+            case CoreMemType::BT: size = soc_a2::kBiasTable; break;
             default: size = 0; break;
         }
     }
@@ -123,18 +125,26 @@ public:
 
 private:
     fe::PlatFormInfos* platformInfo_;
+    const canopy::soc::Model* soc_;
     uint32_t reservedMemSize_ = 0;
 };
 
 // The process's PlatformAscendC. GetInstance() answers for the modelled SoC; GetInstance(name)
-// for an Ascend910B name (the part Canopy models) and nullptr for any other SoC.
+// for that Ascend910B part (the modelled one for a name Canopy has no figures for) and nullptr for
+// any other SoC.
 class PlatformAscendCManager {
 public:
     static PlatformAscendC* GetInstance() { return GetInstance(nullptr); }
     static PlatformAscendC* GetInstance(const char* customSocVersion) {
+        using namespace canopy::soc;
         if (customSocVersion != nullptr && std::strncmp(customSocVersion, "Ascend910B", 10) != 0) return nullptr;
-        static PlatformAscendC platform(nullptr);
-        return &platform;
+        static PlatformAscendC modelled_platform(nullptr);
+        const Model* named = find(customSocVersion);
+        if (named == nullptr || named == &modelled()) return &modelled_platform;
+        static PlatformAscendC platforms[] = {{nullptr, models[0]}, {nullptr, models[1]}, {nullptr, models[2]},
+                                              {nullptr, models[3]}};
+        static_assert(sizeof(platforms) / sizeof(platforms[0]) == sizeof(models) / sizeof(models[0]));
+        return &platforms[named - models];
     }
 
 private:
