@@ -438,6 +438,25 @@ TEST_CASE("the tiling's host and kernel forms hold the same 200 bytes; fixed spl
     CHECK(dim == kernel.usedCoreNum);
     CHECK(mDim * nDim == dim);
 
+    // A single shape set with SetSingleShape is taken as it is, even when its pieces outnumber
+    // the cores (the kernel walks several per core), as CANN's tiling takes it.
+    MultiCoreMatmulTiling pieces;
+    pieces.SetDim(4);
+    pieces.SetAType(TPosition::GM, matmul_tiling::CubeFormat::ND, DataType::DT_FLOAT16);
+    pieces.SetBType(TPosition::GM, matmul_tiling::CubeFormat::ND, DataType::DT_FLOAT16);
+    pieces.SetCType(TPosition::GM, matmul_tiling::CubeFormat::ND, DataType::DT_FLOAT);
+    pieces.SetOrgShape(512, 384, 128);
+    pieces.SetShape(512, 384, 128);
+    REQUIRE(pieces.SetSingleShape(128, 96, -1) == 0);
+    REQUIRE(pieces.GetTiling(kernel) == 0);
+    CHECK(kernel.singleCoreM == 128);
+    CHECK(kernel.singleCoreN == 96);
+    CHECK(kernel.singleCoreK == 128);
+    pieces.GetCoreNum(dim, mDim, nDim);
+    CHECK(mDim == 4);
+    CHECK(nDim == 4);
+    CHECK(dim == 4);
+
     // Refusals: no types, a non-positive shape, a base block not a multiple of 16.
     MultiCoreMatmulTiling untyped;
     untyped.SetShape(16, 16, 16);

@@ -92,8 +92,20 @@ protected:
             if (fixed > 0) return std::min(fixed, total);
             return std::min(total, detail::align_up(detail::ceil_div(total, parts), align));
         };
-        double best = std::numeric_limits<double>::max(), bestIntensity = 0, bestBand = 0;
         const int32_t dim = std::max(1, blockDim);
+        if (fixSingleM_ > 0 || fixSingleN_ > 0 || fixSingleK_ > 0) {
+            // CANN takes a SetSingleShape as it is (a dimension left unset is the whole shape's),
+            // however many pieces it makes: a kernel may walk several pieces on each core.
+            singleCoreM = fixSingleM_ > 0 ? std::min(fixSingleM_, singleM) : singleM;
+            singleCoreN = fixSingleN_ > 0 ? std::min(fixSingleN_, singleN) : singleN;
+            singleCoreK = fixSingleK_ > 0 ? std::min(fixSingleK_, singleK) : singleK;
+            mDim_ = detail::ceil_div(singleM, singleCoreM);
+            nDim_ = detail::ceil_div(singleN, singleCoreN);
+            const int64_t pieces = int64_t(mDim_) * nDim_ * detail::ceil_div(singleK, singleCoreK);
+            usedCoreNum_ = int32_t(std::min<int64_t>(dim, pieces));
+            return true;
+        }
+        double best = std::numeric_limits<double>::max(), bestIntensity = 0, bestBand = 0;
         for (int32_t m = 1; m <= dim; ++m) {
             for (int32_t n = 1; m * n <= dim; ++n) {
                 for (int32_t k = 1; m * n * k <= dim; ++k) {
