@@ -194,7 +194,8 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value
             case ACL_DEV_ATTR_MAX_BLOCK_DIM_Y:
             case ACL_DEV_ATTR_MAX_BLOCK_DIM_Z:
                 fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "attr " + std::to_string(raw_value(attr)) +
-                                                           " describes SIMT vector cores, which " + soc::modelled().name + " does not have");
+                                                           " describes SIMT vector cores, which " +
+                                                           soc::modelled().name + " does not have");
             case ACL_DEV_ATTR_SUPER_POD_DEVICE_ID:
             case ACL_DEV_ATTR_SUPER_POD_SERVER_ID:
             case ACL_DEV_ATTR_SUPER_POD_ID:
@@ -269,7 +270,8 @@ uint32_t effective_limit(const engine::Device& device, engine::CoreKind kind) {
 void check_limit(engine::CoreKind kind, uint32_t value) {
     if (value == 0 || value > hardware_cores(kind)) {
         fail(ACL_ERROR_INVALID_PARAM, "value " + std::to_string(value) + " is not in [1, " +
-                                          std::to_string(hardware_cores(kind)) + "], the cores of " + soc::modelled().name);
+                                          std::to_string(hardware_cores(kind)) + "], the cores of " +
+                                          soc::modelled().name);
     }
 }
 

@@ -689,7 +689,8 @@ private:
     void ReserveBiasRow() {
         if (bias_reserved_ || pipe_ == nullptr || !tiling_.isBias) return;
         const int64_t bytes = (int64_t(tiling_.baseN) * int64_t(sizeof(Acc)) + 31) / 32 * 32;
-        pipe_->canopy_reserve(TPosition::A1, bytes, "Matmul::SetBias (the bias row in L1, beside the tiling's A and B blocks)");
+        pipe_->canopy_reserve(TPosition::A1, bytes,
+                              "Matmul::SetBias (the bias row in L1, beside the tiling's A and B blocks)");
         bias_reserved_ = true;
     }
 

@@ -55,7 +55,8 @@ public:
             // A mix kernel's code runs on both cores, and on the NPU a tensor is only an address
             // until an instruction touches it: the AIC may build its UB tensors as long as it never
             // uses them (the pipe model refuses the first instruction that does).
-            if (hardware != Hardware::UB || canopy::kernel::current_block().core_type != canopy::kernel::core_type_aic) {
+            const bool aic = canopy::kernel::current_block().core_type == canopy::kernel::core_type_aic;
+            if (hardware != Hardware::UB || !aic) {
                 fail_misuse("LocalTensor", "position ", PositionName(pos), " (", HardwareName(hardware),
                             ") is not a local memory Canopy models");
             }
