@@ -154,8 +154,9 @@ public:
         if (aborted_) throw CooperativeAbort{};
         if (returned_[kind] > 0) {
             raise(ACL_ERROR_RT_AICORE_EXCEPTION, "SyncAll",
-                  std::to_string(returned_[kind]) + " block(s) of the launch have already returned, so this SyncAll "
-                  "can never complete (every block must call SyncAll the same number of times)");
+                  std::to_string(returned_[kind]) + " block(s) of the launch have already returned (" +
+                      first_returned_[kind] + " first) without reaching it, so this SyncAll can never complete "
+                      "(every block must call SyncAll the same number of times)");
         }
         if (++barrier_waiting_[kind] == cores_of_kind(kind)) {
             barrier_waiting_[kind] = 0;
@@ -217,7 +218,10 @@ public:
         const std::uint32_t self = id_of(block);
         const int kind = kind_of(self);
         std::unique_lock lock(mutex_);
-        ++returned_[kind];
+        if (returned_[kind]++ == 0) {
+            first_returned_[kind] = per_block_ == 1 ? "block " + std::to_string(block.index)
+                                                    : core_name(block.core_type, block.sub_block_idx, block.index);
+        }
         --live_;
         if (aborted_) return;
         if (barrier_waiting_[kind] > 0) {
@@ -373,6 +377,7 @@ private:
     std::vector<std::uint32_t> round_arrived_[3][2];
     std::uint32_t barrier_waiting_[2] = {0, 0};
     std::uint32_t returned_[2] = {0, 0};
+    std::string first_returned_[2];  // the first core of each type that returned, for SyncAll's error
     std::uint32_t live_;        // cores not yet returned
     std::uint32_t blocked_ = 0; // cores waiting that nothing has released yet
     bool aborted_ = false;
