@@ -1,7 +1,10 @@
-// The asynchronous MTE2 model (canopy/kernel/deferred_moves.h): GM -> UB copies land when something
-// needs their bytes, binary instructions over such copies compute from GM, and their results go to
-// GM straight from the sources. Every case is a race-free kernel whose result shows when a move
-// lands too late, from the wrong source or not at all.
+// The asynchronous MTE2 and MTE3 model (canopy/kernel/deferred_moves.h): GM -> UB copies land when
+// something needs their bytes, binary instructions over such copies compute from GM, and their
+// results go to GM straight from the sources, as stores that land when something needs the GM bytes
+// they write or read. Every case is a kernel whose result shows when a move or a store lands too
+// late, from the wrong source, in the wrong order or not at all.
+// The kernel assert under test must survive the Release build's NDEBUG.
+#undef NDEBUG
 #include <cstdint>
 #include <cstring>
 #include <limits>
@@ -181,6 +184,165 @@ extern "C" __global__ __aicore__ void deferred_sum_kernel(GM_ADDR x, GM_ADDR y, 
     }
 }
 
+// ---- stores
+
+// z = x + y over `tiles` tiles through double-buffered queues, the add operator's shape, walking the
+// tiles forward (each store continues the last) or backward (none does, and more are pending than
+// a block keeps).
+extern "C" __global__ __aicore__ void stored_sums_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR z, uint32_t tiles,
+                                                         int32_t backward) {
+    AscendC::TPipe pipe;
+    AscendC::TQue<AscendC::QuePosition::VECIN, 2> inX, inY;
+    AscendC::TQue<AscendC::QuePosition::VECOUT, 2> outZ;
+    pipe.InitBuffer(inX, 2, kTile * sizeof(float));
+    pipe.InitBuffer(inY, 2, kTile * sizeof(float));
+    pipe.InitBuffer(outZ, 2, kTile * sizeof(float));
+    const AscendC::GlobalTensor<float> xs = global(x, tiles * kTile), ys = global(y, tiles * kTile),
+                                       zs = global(z, tiles * kTile);
+    for (uint32_t t = 0; t < tiles; ++t) {
+        const uint32_t first = (backward ? tiles - 1 - t : t) * kTile;
+        AscendC::LocalTensor<float> xLocal = inX.AllocTensor<float>(), yLocal = inY.AllocTensor<float>();
+        AscendC::DataCopy(xLocal, xs[first], kTile);
+        AscendC::DataCopy(yLocal, ys[first], kTile);
+        inX.EnQue(xLocal);
+        inY.EnQue(yLocal);
+        xLocal = inX.DeQue<float>();
+        yLocal = inY.DeQue<float>();
+        AscendC::LocalTensor<float> sum = outZ.AllocTensor<float>();
+        AscendC::Add(sum, xLocal, yLocal, kTile);
+        outZ.EnQue(sum);
+        inX.FreeTensor(xLocal);
+        inY.FreeTensor(yLocal);
+        sum = outZ.DeQue<float>();
+        AscendC::DataCopy(zs[first], sum, kTile);
+        outZ.FreeTensor(sum);
+    }
+}
+
+// How a kernel reads z back after storing x + y there, or overwrites a source of that store.
+enum StoreFollowUp : int32_t {
+    read_by_copy = 0,     // DataCopy z into the UB, store it to out
+    read_by_value = 1,    // out[i] = z.GetValue(i)
+    overwrite_x = 2,      // x[i] = -1 through SetValue; out = z
+    barrier_all = 3,      // PipeBarrier<PIPE_ALL>, then out[i] = raw z[i] (the address taken before the store)
+    flag_mte3_s = 4,      // SetFlag/WaitFlag<MTE3_S>, then the raw read
+    dcache_clean = 5,     // DataCacheCleanAndInvalid on z, then the raw read
+    address_taken = 6,    // z.GetPhyAddr() after the store, then the raw read
+    read_bypassing = 7,   // out[i] = ReadGmByPassDCache(z + i)
+};
+
+extern "C" __global__ __aicore__ void stored_then_used_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR out,
+                                                              int32_t follow_up) {
+    AscendC::TPipe pipe;
+    PairQueue in;
+    AscendC::TQue<AscendC::QuePosition::VECOUT, 1> outQueue;
+    pipe.InitBuffer(in, 2, kTile * sizeof(float));
+    pipe.InitBuffer(outQueue, 1, kTile * sizeof(float));
+    const AscendC::GlobalTensor<float> zs = global(z, kTile), outs = global(out, kTile);
+    const float* raw = reinterpret_cast<const float*>(z);
+    AscendC::LocalTensor<float> xLocal, yLocal;
+    copy_in_pair(in, x, y, xLocal, yLocal);
+    AscendC::LocalTensor<float> sum = outQueue.AllocTensor<float>();
+    AscendC::Add(sum, xLocal, yLocal, kTile);
+    outQueue.EnQue(sum);
+    sum = outQueue.DeQue<float>();
+    AscendC::DataCopy(zs, sum, kTile);
+    in.FreeTensor(xLocal);
+    in.FreeTensor(yLocal);
+    outQueue.FreeTensor(sum);
+    switch (follow_up) {
+    case read_by_copy: {
+        AscendC::LocalTensor<float> back = outQueue.AllocTensor<float>();
+        AscendC::DataCopy(back, zs, kTile);
+        outQueue.EnQue(back);
+        back = outQueue.DeQue<float>();
+        AscendC::DataCopy(outs, back, kTile);
+        outQueue.FreeTensor(back);
+        return;
+    }
+    case read_by_value:
+        for (uint32_t i = 0; i < kTile; ++i) outs.SetValue(i, zs.GetValue(i));
+        return;
+    case overwrite_x:
+        for (uint32_t i = 0; i < kTile; ++i) global(x, kTile).SetValue(i, -1.0f);
+        AscendC::PipeBarrier<PIPE_ALL>();
+        for (uint32_t i = 0; i < kTile; ++i) outs.SetValue(i, raw[i]);
+        return;
+    case barrier_all:
+        AscendC::PipeBarrier<PIPE_ALL>();
+        break;
+    case flag_mte3_s:
+        AscendC::SetFlag<AscendC::HardEvent::MTE3_S>(EVENT_ID0);
+        AscendC::WaitFlag<AscendC::HardEvent::MTE3_S>(EVENT_ID0);
+        break;
+    case dcache_clean:
+        AscendC::DataCacheCleanAndInvalid<float, AscendC::CacheLine::ENTIRE_DATA_CACHE,
+                                          AscendC::DcciDst::CACHELINE_OUT>(zs);
+        break;
+    case address_taken:
+        raw = zs.GetPhyAddr();
+        break;
+    case read_bypassing:
+        for (uint32_t i = 0; i < kTile; ++i) outs.SetValue(i, AscendC::ReadGmByPassDCache((__gm__ float*)z + i));
+        return;
+    }
+    for (uint32_t i = 0; i < kTile; ++i) outs.SetValue(i, raw[i]);
+}
+
+// Four stores, out written by the second and the last: out must hold the last one's bytes (y).
+extern "C" __global__ __aicore__ void stores_in_order_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR out, GM_ADDR other) {
+    AscendC::TPipe pipe;
+    PairQueue in;
+    pipe.InitBuffer(in, 2, kTile * sizeof(float));
+    AscendC::LocalTensor<float> xLocal, yLocal;
+    copy_in_pair(in, x, y, xLocal, yLocal);
+    AscendC::DataCopy(global(other, 2 * kTile), xLocal, kTile);
+    AscendC::DataCopy(global(out, kTile), xLocal, kTile);
+    AscendC::DataCopy(global(other, 2 * kTile)[kTile], yLocal, kTile);
+    AscendC::DataCopy(global(out, kTile), yLocal, kTile);
+    in.FreeTensor(xLocal);
+    in.FreeTensor(yLocal);
+}
+
+// Block 0 stores x + y to z; after a SyncAll block 1 copies z to out.
+extern "C" __global__ __aicore__ void stored_across_blocks_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR out) {
+    AscendC::TPipe pipe;
+    PairQueue in;
+    pipe.InitBuffer(in, 2, kTile * sizeof(float));
+    AscendC::LocalTensor<float> xLocal, yLocal;
+    copy_in_pair(in, x, y, xLocal, yLocal);
+    if (AscendC::GetBlockIdx() == 0) {
+        AscendC::Add(xLocal, xLocal, yLocal, kTile);
+        AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+        AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+        AscendC::DataCopy(global(z, kTile), xLocal, kTile);
+    }
+    AscendC::SyncAll();
+    if (AscendC::GetBlockIdx() == 1) {
+        AscendC::DataCopy(yLocal, global(z, kTile), kTile);
+        AscendC::SetFlag<AscendC::HardEvent::MTE2_MTE3>(EVENT_ID0);
+        AscendC::WaitFlag<AscendC::HardEvent::MTE2_MTE3>(EVENT_ID0);
+        AscendC::DataCopy(global(out, kTile), yLocal, kTile);
+    }
+    in.FreeTensor(xLocal);
+    in.FreeTensor(yLocal);
+}
+CANOPY_REGISTER_COOPERATIVE_KERNEL(stored_across_blocks_kernel);
+
+// x + y stored to z, then an assert fails: the launch fails, and the store MTE3 was given lands.
+extern "C" __global__ __aicore__ void stored_then_fails_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR z) {
+    AscendC::TPipe pipe;
+    PairQueue in;
+    pipe.InitBuffer(in, 2, kTile * sizeof(float));
+    AscendC::LocalTensor<float> xLocal, yLocal;
+    copy_in_pair(in, x, y, xLocal, yLocal);
+    AscendC::Add(xLocal, xLocal, yLocal, kTile);
+    AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
+    AscendC::DataCopy(global(z, kTile), xLocal, kTile);
+    assert(AscendC::GetBlockIdx() < 0);
+}
+
 std::vector<float> ramp(float first) {
     std::vector<float> values(kTile);
     for (uint32_t i = 0; i < kTile; ++i) values[i] = first + float(i);
@@ -290,4 +452,78 @@ TEST_CASE("a sum computed straight into GM saturates, and one never read (or ove
         CHECK(flag == 1);
         aclrtFree(status);
     }
+}
+
+std::vector<float> sums(const std::vector<float>& x, const std::vector<float>& y) {
+    std::vector<float> sum(x.size());
+    for (std::size_t i = 0; i < x.size(); ++i) sum[i] = x[i] + y[i];
+    return sum;
+}
+
+TEST_CASE("stores of streamed tiles land whole, whether they continue each other or not") {
+    Runtime rt;
+    Stream stream;
+    constexpr uint32_t tiles = 40;  // more than the 16 stores a block keeps pending
+    std::vector<float> x(tiles * kTile), y(tiles * kTile);
+    for (uint32_t i = 0; i < tiles * kTile; ++i) {
+        x[i] = float(i);
+        y[i] = 0.5f * float(i % 97);
+    }
+    for (const int32_t backward : {0, 1}) {
+        CAPTURE(backward);
+        DeviceArray<float> xs(x), ys(y), zs(std::vector<float>(tiles * kTile, 0.0f));
+        REQUIRE(ACLRT_LAUNCH_KERNEL(stored_sums_kernel)(1, stream, xs.get(), ys.get(), zs.get(), tiles, backward) ==
+                0u);
+        REQUIRE_ACL(aclrtSynchronizeStream(stream));
+        CHECK(zs.read() == sums(x, y));
+    }
+}
+
+TEST_CASE("a store lands before its destination is read or a source overwritten, and before a sync or a raw address") {
+    Runtime rt;
+    Stream stream;
+    const std::vector<float> x = ramp(1), y = ramp(30);
+    for (const StoreFollowUp follow_up : {read_by_copy, read_by_value, overwrite_x, barrier_all, flag_mte3_s,
+                                          dcache_clean, address_taken, read_bypassing}) {
+        CAPTURE(follow_up);
+        DeviceArray<float> xs(x), ys(y), zs(std::vector<float>(kTile, 0.0f)), out(std::vector<float>(kTile, 0.0f));
+        REQUIRE(ACLRT_LAUNCH_KERNEL(stored_then_used_kernel)(1, stream, xs.get(), ys.get(), zs.get(), out.get(),
+                                                             follow_up) == 0u);
+        REQUIRE_ACL(aclrtSynchronizeStream(stream));
+        CHECK(zs.read() == sums(x, y));
+        CHECK(out.read() == sums(x, y));
+    }
+}
+
+TEST_CASE("stores to the same GM land in the order issued") {
+    Runtime rt;
+    Stream stream;
+    const std::vector<float> x = ramp(1), y = ramp(500);
+    DeviceArray<float> xs(x), ys(y), out(std::vector<float>(kTile, 0.0f)), other(std::vector<float>(2 * kTile, 0.0f));
+    REQUIRE(ACLRT_LAUNCH_KERNEL(stores_in_order_kernel)(1, stream, xs.get(), ys.get(), out.get(), other.get()) == 0u);
+    REQUIRE_ACL(aclrtSynchronizeStream(stream));
+    CHECK(out.read() == y);
+    std::vector<float> both = x;
+    both.insert(both.end(), y.begin(), y.end());
+    CHECK(other.read() == both);
+}
+
+TEST_CASE("a store lands before SyncAll lets another block read it") {
+    Runtime rt;
+    Stream stream;
+    const std::vector<float> x = ramp(2), y = ramp(-7);
+    DeviceArray<float> xs(x), ys(y), zs(std::vector<float>(kTile, 0.0f)), out(std::vector<float>(kTile, 0.0f));
+    REQUIRE(ACLRT_LAUNCH_KERNEL(stored_across_blocks_kernel)(2, stream, xs.get(), ys.get(), zs.get(), out.get()) == 0u);
+    REQUIRE_ACL(aclrtSynchronizeStream(stream));
+    CHECK(out.read() == sums(x, y));
+}
+
+TEST_CASE("a failing block's stores still reach GM") {
+    Runtime rt;
+    Stream stream;
+    const std::vector<float> x = ramp(4), y = ramp(40);
+    DeviceArray<float> xs(x), ys(y), zs(std::vector<float>(kTile, 0.0f));
+    REQUIRE(ACLRT_LAUNCH_KERNEL(stored_then_fails_kernel)(1, stream, xs.get(), ys.get(), zs.get()) == 0u);
+    CHECK(aclrtSynchronizeStream(stream) == ACL_ERROR_RT_AICORE_EXCEPTION);
+    CHECK(zs.read() == sums(x, y));
 }

@@ -1,4 +1,4 @@
-// The asynchronous MTE2 model (canopy/kernel/deferred_moves.h).
+// The asynchronous MTE2 and MTE3 model (canopy/kernel/deferred_moves.h).
 #include "deferred_moves.h"
 
 #include <algorithm>
@@ -7,29 +7,49 @@
 namespace canopy::kernel {
 
 CANOPY_KERNEL_API __attribute__((tls_model("initial-exec"))) thread_local std::uint32_t deferred_move_count = 0;
+CANOPY_KERNEL_API __attribute__((tls_model("initial-exec"))) thread_local std::uint32_t deferred_store_count = 0;
 
 namespace {
 
 // More would make every instruction's overlap test long; the first one lands then. Moves are
 // disjoint in the UB and read only GM, which landing does not write: their order does not matter.
+// Stores neither overlap nor read each other's destinations (a store that would lands the others
+// first): their order does not matter either.
 constexpr std::size_t kMaxMoves = 16;
+constexpr std::size_t kMaxStores = 16;
 
 using Move = DeferredMoves::Move;
 
 std::vector<Move>& moves() { return current_block().moves->moves; }
+std::vector<Move>& stores() { return current_block().moves->stores; }
 
 void sync_count(const std::vector<Move>& list) { deferred_move_count = static_cast<std::uint32_t>(list.size()); }
+void sync_store_count(const std::vector<Move>& list) {
+    deferred_store_count = static_cast<std::uint32_t>(list.size());
+}
 
 std::uintptr_t address(const void* pointer) { return reinterpret_cast<std::uintptr_t>(pointer); }
 
-void land(const Move& move) {
-    auto* ub = reinterpret_cast<std::byte*>(move.begin);
+// Writes the move's bytes at `to` (its UB range, or a store's GM range).
+void write_out(const Move& move, void* to) {
     const std::uint64_t bytes = move.end - move.begin;
     if (move.compute) {
-        move.compute(ub, move.a, move.b, static_cast<std::int64_t>(bytes / move.element_bytes), move.operation);
+        move.compute(to, move.a, move.b, static_cast<std::int64_t>(bytes / move.element_bytes), move.operation);
     } else {
-        std::memcpy(ub, move.a, bytes);
+        std::memmove(to, move.a, bytes);
     }
+}
+
+void land_stores_writing(std::uintptr_t begin, std::uintptr_t end);
+
+void land(const Move& move) {
+    if (deferred_store_count != 0) {
+        // A move may read GM a store has not written yet (a copy of a stored result).
+        const std::uint64_t bytes = move.end - move.begin;
+        land_stores_writing(address(move.a), address(move.a) + bytes);
+        if (move.b) land_stores_writing(address(move.b), address(move.b) + bytes);
+    }
+    write_out(move, reinterpret_cast<void*>(move.begin));
 }
 
 bool overlaps(const Move& move, std::uintptr_t begin, std::uintptr_t end) { return move.begin < end && begin < move.end; }
@@ -92,6 +112,58 @@ Move& claim(std::uintptr_t begin, std::uintptr_t end) {
     return list.back();
 }
 
+// Lands the stores for which `lands` holds (their order does not matter: see kMaxStores).
+template <typename Predicate>
+void land_stores_if(Predicate lands) {
+    std::vector<Move>& list = stores();
+    for (std::size_t i = 0; i < list.size();) {
+        if (!lands(list[i])) {
+            ++i;
+            continue;
+        }
+        const Move store = list[i];
+        list[i] = list.back();
+        list.pop_back();
+        write_out(store, reinterpret_cast<void*>(store.begin));
+    }
+    sync_store_count(list);
+}
+
+void land_stores_writing(std::uintptr_t begin, std::uintptr_t end) {
+    land_stores_if([&](const Move& store) { return overlaps(store, begin, end); });
+}
+
+// Whether `next` continues `last`: the same operation over the bytes that follow in every operand.
+bool continues(const Move& last, const Move& next) {
+    const std::uintptr_t bytes = last.end - last.begin;
+    return last.compute == next.compute && last.element_bytes == next.element_bytes && last.end == next.begin &&
+           last.a + bytes == next.a && (last.b ? last.b + bytes == next.b : next.b == nullptr) &&
+           std::memcmp(last.operation, next.operation, deferred_operation_bytes) == 0;
+}
+
+void record_store(const Move& store) {
+    const std::uintptr_t bytes = store.end - store.begin;
+    // Program order between stores: one that reads what this one writes, or writes what it writes
+    // or reads, lands first.
+    land_stores_if([&](const Move& other) {
+        return overlaps(other, store.begin, store.end) || reads(other, store.begin, store.end) ||
+               overlaps(other, address(store.a), address(store.a) + bytes) ||
+               (store.b && overlaps(other, address(store.b), address(store.b) + bytes));
+    });
+    std::vector<Move>& list = stores();
+    if (!list.empty() && continues(list.back(), store)) {
+        list.back().end = store.end;
+        return;
+    }
+    if (list.size() == kMaxStores) {
+        write_out(list.front(), reinterpret_cast<void*>(list.front().begin));
+        list.front() = list.back();
+        list.pop_back();
+    }
+    list.push_back(store);
+    sync_store_count(list);
+}
+
 }  // namespace
 
 void DeferredMoves::compute_results() {
@@ -137,14 +209,15 @@ bool store_deferred(void* gm, const void* ub, std::uint64_t bytes) {
         if (!(move.begin <= begin && begin + bytes <= move.end)) continue;
         const std::uint64_t offset = begin - move.begin;
         if (offset % move.element_bytes != 0 || bytes % move.element_bytes != 0) return false;
-        if (!move.compute) {
-            std::memmove(gm, move.a + offset, bytes);
-            return true;
-        }
-        move.compute(gm, move.a + offset, move.b + offset, static_cast<std::int64_t>(bytes / move.element_bytes),
-                     move.operation);
-        if (offset == 0 && bytes == move.end - move.begin) {
-            // The UB bytes now equal these GM bytes: the move becomes a copy of them, computed once.
+        Move store = move;
+        store.begin = address(gm);
+        store.end = store.begin + bytes;
+        store.a = move.a + offset;
+        store.b = move.b ? move.b + offset : nullptr;
+        record_store(store);
+        if (move.compute && offset == 0 && bytes == move.end - move.begin) {
+            // The UB bytes will equal these GM bytes: the move becomes a copy of them, computed once
+            // (landing it lands the store first).
             move.a = static_cast<const std::byte*>(gm);
             move.b = nullptr;
             move.compute = nullptr;
@@ -165,6 +238,18 @@ void land_all_deferred_moves() {
     for (const Move& move : list) land(move);
     list.clear();
     sync_count(list);
+}
+
+void land_deferred_stores_touching(const void* gm, std::uint64_t bytes, bool write) {
+    const std::uintptr_t begin = address(gm);
+    const std::uintptr_t end = begin + bytes;
+    land_stores_if(
+        [&](const Move& store) { return overlaps(store, begin, end) || (write && reads(store, begin, end)); });
+}
+
+void land_all_deferred_stores() {
+    if (deferred_store_count == 0) return;
+    land_stores_if([](const Move&) { return true; });
 }
 
 void land_deferred_moves_reading(const void* gm, std::uint64_t bytes) {

@@ -391,6 +391,7 @@ void require_blocks_at_once(const char* api) {
     const BlockContext& block = current_block();
     if (block.kernel == nullptr) raise(ACL_ERROR_RT_AICORE_EXCEPTION, api, "called outside a kernel launch");
     land_all_deferred_moves();  // other blocks may write the GM this one's moves read
+    land_all_deferred_stores();  // or read the GM its stores write
     if (block.group != nullptr || block.count == 1) return;
     raise(ACL_ERROR_RT_AICORE_EXCEPTION, api,
           "kernel " + std::string(block.kernel) + " runs its " + std::to_string(block.count) +
@@ -428,6 +429,7 @@ BlockContext& cross_core_block(const char* api, int flag) {
     BlockContext& block = current_block();
     if (block.kernel == nullptr) raise(ACL_ERROR_RT_AICORE_EXCEPTION, api, "called outside a kernel launch");
     land_all_deferred_moves();  // other cores may write the GM this one's moves read
+    land_all_deferred_stores();  // or read the GM its stores write
     if (!block.cores.mix) {
         raise(ACL_ERROR_RT_AICORE_EXCEPTION, api,
               "kernel " + std::string(block.kernel) +
@@ -508,7 +510,7 @@ public:
           saved_{block_.index, block_.count, block_.ub, block_.ub_bytes, block_.kernel, block_.group,
                  *block_idx_, *block_num_, block_.vector, block_.registers, block_.core_type,
                  block_.sub_block_idx, block_.task_ratio, block_.cores, block_.pipes, block_.moves,
-                 deferred_move_count} {
+                 deferred_move_count, deferred_store_count} {
         ThreadArenas& arenas = thread_arenas;
         if (arenas.by_depth.size() <= arenas.depth) arenas.by_depth.resize(arenas.depth + 1);
         std::byte* ub = arenas.by_depth[arenas.depth].reserve(launch.ub_bytes);
@@ -553,6 +555,7 @@ public:
         block_.pipes = saved_.pipes;
         block_.moves = saved_.moves;
         deferred_move_count = saved_.deferred_move_count;
+        deferred_store_count = saved_.deferred_store_count;
         block_.deferred_code = saved_deferred_code_;
         block_.deferred_message = std::move(saved_deferred_message_);
         *block_idx_ = saved_.block_idx;
@@ -633,7 +636,7 @@ public:
 
 private:
     [[noreturn]] void fail(std::int64_t index, int code, const std::string& message) {
-        moves_.reset();  // a failed block's moves never land
+        moves_.abandon();
         launch_.failed.store(true, std::memory_order_relaxed);
         block_.deferred_code = 0;
         block_.deferred_message.clear();
@@ -658,6 +661,7 @@ private:
         PipeCounters* pipes;
         DeferredMoves* moves;
         std::uint32_t deferred_move_count;
+        std::uint32_t deferred_store_count;
     };
 
     LaunchState& launch_;

@@ -235,6 +235,8 @@ void pipe_wait_flag(Pipe src, Pipe dst, std::int32_t event, const char* api) {
             s.flags.erase(s.flags.begin() + static_cast<std::ptrdiff_t>(i));
             // Past this wait another pipe may write the GM that MTE2 read.
             if (src == Pipe::MTE2 && dst != Pipe::V) land_all_deferred_moves();
+            // Past it the other pipe may read the GM that MTE3 wrote.
+            if (src == Pipe::MTE3) land_all_deferred_stores();
             return;
         }
     }
@@ -245,6 +247,7 @@ void pipe_wait_flag(Pipe src, Pipe dst, std::int32_t event, const char* api) {
 
 void pipe_barrier_all() {
     land_all_deferred_moves();
+    land_all_deferred_stores();
     PipeState& s = state();
     s.floor = s.seq;
 }

@@ -17,6 +17,19 @@
 //    WaitFlag from MTE2 to a pipe other than V, SyncAll, the cross-core flags, IBSet/IBWait).
 // A deferred result is computed when its block ends even if nothing read it, so that its float
 // status flags (overflow detection) are raised as the NPU raises them.
+//
+// MTE3 is asynchronous too: a UB -> GM DataCopy of bytes a deferred move holds is recorded as a
+// store of those GM sources (or of their computation) into GM, and a store continuing the block's
+// last one (the next tile of the same stream) extends it. A block that streams its tiles thus runs
+// its API calls first and then one loop over its whole range, as a fused loop would. A store lands
+// before
+//  - any GM access through a GlobalTensor overlaps its destination, or writes its sources
+//    (GlobalTensor::CheckedSpan, the bypassing reads and writes of cache.h), or a move or a store
+//    reads its destination,
+//  - a raw GM address escapes (GlobalTensor::GetPhyAddr), or DataCacheCleanAndInvalid runs on GM,
+//  - a synchronization orders another pipe or core after MTE3 (WaitFlag from MTE3, PipeBarrier<PIPE_ALL>,
+//    SyncAll, the cross-core flags, IBSet/IBWait),
+//  - its block ends, whether the block returned or failed (what MTE3 was given reaches GM).
 #include <cstdint>
 
 #include "canopy/kernel/block.h"
@@ -27,6 +40,8 @@ namespace canopy::kernel {
 // Initial-exec, as libascendcl's own block state: the library is a link dependency of every program
 // that runs kernels, so its TLS is in the static block and a test is one load, not a call.
 extern CANOPY_KERNEL_API __attribute__((tls_model("initial-exec"))) thread_local std::uint32_t deferred_move_count;
+// The running block's deferred stores (0 outside kernels), tested the same way.
+extern CANOPY_KERNEL_API __attribute__((tls_model("initial-exec"))) thread_local std::uint32_t deferred_store_count;
 
 // `count` elements computed from a and b into dst by a recorded instruction (its operation object
 // copied into the record).
@@ -47,9 +62,10 @@ CANOPY_KERNEL_API void defer_elementwise(void* ub, std::int64_t count, std::uint
                                          DeferredElementwise compute, const void* a, const void* b,
                                          const void* operation, std::size_t operation_bytes);
 
-// When one deferred move covers [ub, ub + bytes) in whole elements, writes into GM at `gm` the bytes
-// it will land there (GM under its sources has not been written since: such a write lands it) and
-// returns true; otherwise writes nothing and returns false. Issued to the pipe model already.
+// When one deferred move covers [ub, ub + bytes) in whole elements, records a store into GM at `gm`
+// of the bytes it will land there (GM under its sources has not been written since: such a write
+// lands it) and returns true; otherwise records nothing and returns false. Issued to the pipe model
+// already.
 CANOPY_KERNEL_API bool store_deferred(void* gm, const void* ub, std::uint64_t bytes);
 
 // Lands the deferred moves overlapping [ub, ub + bytes).
@@ -60,5 +76,18 @@ CANOPY_KERNEL_API void land_all_deferred_moves();
 
 // Global memory at [gm, gm + bytes) is about to be written: lands the moves reading it.
 CANOPY_KERNEL_API void land_deferred_moves_reading(const void* gm, std::uint64_t bytes);
+
+// Global memory at [gm, gm + bytes) is about to be read (or written): lands the stores writing it
+// (or reading it).
+CANOPY_KERNEL_API void land_deferred_stores_touching(const void* gm, std::uint64_t bytes, bool write);
+
+// Lands every deferred store of the running block.
+CANOPY_KERNEL_API void land_all_deferred_stores();
+
+// What every GM access of a kernel does first: the deferred moves and stores it must not pass land.
+inline void before_gm_access(const void* gm, std::uint64_t bytes, bool write) {
+    if (write && deferred_move_count != 0) land_deferred_moves_reading(gm, bytes);
+    if (deferred_store_count != 0) land_deferred_stores_touching(gm, bytes, write);
+}
 
 }  // namespace canopy::kernel

@@ -21,7 +21,7 @@ template <typename T>
 __aicore__ inline void WriteGmByPassDCache(__gm__ T* addr, T value) {
     static_assert(sizeof(T) <= 8, "WriteGmByPassDCache writes one scalar");
     if (addr == nullptr) [[unlikely]] canopy::kernel::ascendc::fail_misuse("WriteGmByPassDCache", "addr is null");
-    if (canopy::kernel::deferred_move_count != 0) canopy::kernel::land_deferred_moves_reading(addr, sizeof(T));
+    canopy::kernel::before_gm_access(addr, sizeof(T), true);
     __atomic_store(addr, &value, __ATOMIC_SEQ_CST);
 }
 
@@ -29,6 +29,7 @@ template <typename T>
 __aicore__ inline T ReadGmByPassDCache(__gm__ T* addr) {
     static_assert(sizeof(T) <= 8, "ReadGmByPassDCache reads one scalar");
     if (addr == nullptr) [[unlikely]] canopy::kernel::ascendc::fail_misuse("ReadGmByPassDCache", "addr is null");
+    canopy::kernel::before_gm_access(addr, sizeof(T), false);
     T value;
     __atomic_load(addr, &value, __ATOMIC_SEQ_CST);
     return value;
@@ -42,6 +43,7 @@ __aicore__ inline void DataCacheCleanAndInvalid(const GlobalTensor<T>& dst) {
     if (entireType == CacheLine::SINGLE_CACHE_LINE && dst.GetPhyAddr() == nullptr) [[unlikely]] {
         canopy::kernel::ascendc::fail_misuse("DataCacheCleanAndInvalid", "the GlobalTensor has no buffer");
     }
+    if (canopy::kernel::deferred_store_count != 0) canopy::kernel::land_all_deferred_stores();
     __atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 

@@ -41,8 +41,12 @@ public:
         bounded_ = false;
     }
 
-    __aicore__ inline __gm__ T* GetPhyAddr() const { return address_; }
-    __aicore__ inline __gm__ T* GetPhyAddr(uint64_t offset) const { return address_ + offset; }
+    // A raw address escapes: what MTE3 was given lands first (deferred_moves.h).
+    __aicore__ inline __gm__ T* GetPhyAddr() const {
+        if (canopy::kernel::deferred_store_count != 0) canopy::kernel::land_all_deferred_stores();
+        return address_;
+    }
+    __aicore__ inline __gm__ T* GetPhyAddr(uint64_t offset) const { return GetPhyAddr() + offset; }
 
     // Elements from this view's start to the end of the SetGlobalBuffer window (0 when unknown).
     __aicore__ inline uint64_t GetSize() const {
@@ -97,9 +101,7 @@ public:
                     limit_ * sizeof(T), " bytes)");
             }
         }
-        if (write && canopy::kernel::deferred_move_count != 0) {
-            canopy::kernel::land_deferred_moves_reading(address_ + first, count * sizeof(T));
-        }
+        canopy::kernel::before_gm_access(address_ + first, count * sizeof(T), write);
         return address_ + first;
     }
 
