@@ -688,67 +688,61 @@ void run_cores(BlockRunner& runner, const LaunchState& launch, std::uint32_t ind
     for (std::uint32_t slot = 0; slot < per_block; ++slot) runner.run(index, slot);
 }
 
-// How blocks map onto tbb::parallel_for, chosen by measurement (bench/kernel_launch_bench on the
-// 2-vCPU VM, launch + synchronize, ratio to a raw auto-partitioned parallel_for over the same 1024
-// blocks; several runs each, the machine shared with concurrent builds, so spreads are wide):
+// Blocks run in lanes: one task per thread of the arena (or per core allowed under a core limit),
+// each running blocks one at a time on one BlockRunner and claiming them from a shared counter in
+// chunks of a share of what is left, so that early claims are large (few atomic claims for
+// many small blocks) and the last are single blocks (no thread idles while another has a queue of
+// them). Measured against tbb::parallel_for (bench/kernel_launch_bench, bench/kernel_ops_bench on
+// the 2-vCPU VM, launch + synchronize, ratio to the raw loop; see docs/PERFORMANCE.md):
 //
-//   partitioner                         1024 empty blocks          vector add 16M floats, 1024 blocks
-//   simple, grain 1 (a task per block)  19x-30x (120-220 us)       1.0x-1.2x
-//   auto, grain 1                       2.0x-3.1x (11-17 us)       1.0x-1.5x
-//   static                              0.9x-1.8x, median ~1.15x   0.6x-1.2x
-//   simple, grain n/(4 P)               0.8x-1.8x, median ~1.1x    0.85x-1.35x
-//   auto, grain n/(4 P)                 0.8x-1.2x, median ~1.1x    0.9x-1.4x
+//   blocks onto threads                 1024 empty blocks      add kernel, 64 blocks of 256K floats
+//   parallel_for, simple, grain 1       19x-30x (120-220 us)   -
+//   parallel_for, auto, grain n/(4 P)   2.7x-3.0x (13-15 us)   1.25x-1.36x
+//   parallel_for, auto, grain 1         6.5x-10x (33-47 us)    1.14x-1.16x
+//   lanes, chunks of (n - claimed)/2P   2.1x-2.4x (10.5 us)    1.24x-1.27x
 //
-// A task per block costs more than an empty block's work; the bounded grain keeps the number of
-// ranges (each installs the block context and the UB arena) near four per worker. Of the cheap
-// ones, auto with that grain is kept over static: static cannot move a range away from a worker
-// that is busy with another stream's operation, while auto splits further when work is stolen.
-// Compute-bound launches are within noise of the raw loop with every partitioner.
-// Under a core limit: `cores` lanes, each a task that runs one block at a time, taking the next
-// unclaimed block until none is left, so that at most `cores` blocks ever run at once.
-void run_limited(LaunchState& launch, std::uint32_t cores) {
-    std::atomic<std::uint32_t> next{0};
-    auto lane = [&launch, &next](const oneapi::tbb::blocked_range<std::uint32_t>&) {
+// A range of parallel_for cannot be split below its grain, so with the bounded grain a thread that
+// finishes early waits for the others' last ranges of five 85-us blocks; with grain 1 each stolen
+// range builds a BlockRunner, which costs more than an empty block. A lane builds one. The host
+// thread that synchronizes joins the arena and takes a lane too; a lane that a busy worker never
+// starts finds nothing left to claim.
+void run_lanes(LaunchState& launch, std::uint32_t lanes) {
+    std::atomic<std::uint32_t> claimed{0};
+    const std::uint32_t blocks = launch.num_blocks;
+    auto lane = [&launch, &claimed, blocks, lanes](const oneapi::tbb::blocked_range<std::uint32_t>&) {
         BlockRunner runner(launch);
-        for (std::uint32_t index = next.fetch_add(1); index < launch.num_blocks; index = next.fetch_add(1)) {
-            if (launch.failed.load(std::memory_order_relaxed)) return;
-            run_cores(runner, launch, index);
+        std::uint32_t first = claimed.load(std::memory_order_relaxed);
+        while (first < blocks) {
+            const std::uint32_t take = std::max<std::uint32_t>(1, (blocks - first) / (2 * lanes));
+            if (!claimed.compare_exchange_weak(first, first + take, std::memory_order_relaxed)) continue;
+            for (std::uint32_t index = first; index != first + take; ++index) {
+                if (launch.failed.load(std::memory_order_relaxed)) return;
+                run_cores(runner, launch, index);
+            }
+            first = claimed.load(std::memory_order_relaxed);
         }
     };
+    // Isolated: while this thread waits for the launch's blocks it takes no other task of the arena
+    // (another stream's callback or launch), which could delay this launch by its whole duration.
     oneapi::tbb::this_task_arena::isolate([&] {
-        oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::uint32_t>(0, cores, 1), lane,
+        oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::uint32_t>(0, lanes, 1), lane,
                                   oneapi::tbb::simple_partitioner());
     });
 }
 
-// `cap`: how many blocks may run at once under the core limits in force at enqueue (0: none).
+// `cap`: how many blocks may run at once under the core limits in force at enqueue (0: none); a
+// lane runs one block at a time, so `cap` lanes keep to it.
 void run_block_parallel(LaunchState& launch, std::uint32_t cap) {
     if (launch.num_blocks == 1) {
-        // No parallel_for for a single block: its task setup would be most of the launch's cost.
+        // No task for a single block: its setup would be most of the launch's cost.
         BlockRunner runner(launch);
         run_cores(runner, launch, 0);
         return;
     }
-    auto body = [&launch](const oneapi::tbb::blocked_range<std::uint32_t>& range) {
-        if (launch.failed.load(std::memory_order_relaxed)) return;
-        BlockRunner runner(launch);
-        for (std::uint32_t index = range.begin(); index != range.end(); ++index) {
-            if (launch.failed.load(std::memory_order_relaxed)) return;
-            run_cores(runner, launch, index);
-        }
-    };
     const auto threads = static_cast<std::uint32_t>(oneapi::tbb::this_task_arena::max_concurrency());
-    if (cap != 0 && cap < std::min(threads, launch.num_blocks)) {
-        run_limited(launch, cap);
-        return;
-    }
-    const std::uint32_t grain = std::max<std::uint32_t>(1, launch.num_blocks / (4 * threads));
-    // Isolated: while this thread waits for the launch's blocks it takes no other task of the arena
-    // (another stream's callback or launch), which could delay this launch by its whole duration.
-    oneapi::tbb::this_task_arena::isolate([&] {
-        oneapi::tbb::parallel_for(oneapi::tbb::blocked_range<std::uint32_t>(0, launch.num_blocks, grain), body,
-                                  oneapi::tbb::auto_partitioner());
-    });
+    std::uint32_t lanes = std::min(threads, launch.num_blocks);
+    if (cap != 0) lanes = std::min(lanes, cap);
+    run_lanes(launch, lanes);
 }
 
 // ---- Cooperative launches
