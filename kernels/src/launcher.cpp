@@ -694,13 +694,14 @@ void run_cores(BlockRunner& runner, const LaunchState& launch, std::uint32_t ind
 // chunks of a share of what is left, so that early claims are large (few atomic claims for
 // many small blocks) and the last are single blocks (no thread idles while another has a queue of
 // them). Measured against tbb::parallel_for (bench/kernel_launch_bench, bench/kernel_ops_bench on
-// the 2-vCPU VM, launch + synchronize, ratio to the raw loop; see docs/PERFORMANCE.md):
+// the 2-vCPU VM, launch + synchronize, time ratio to the raw loop; docs/PERFORMANCE.md):
 //
-//   blocks onto threads                 1024 empty blocks      add kernel, 64 blocks of 256K floats
-//   parallel_for, simple, grain 1       19x-30x (120-220 us)   -
-//   parallel_for, auto, grain n/(4 P)   2.7x-3.0x (13-15 us)   1.25x-1.36x
-//   parallel_for, auto, grain 1         6.5x-10x (33-47 us)    1.14x-1.16x
-//   lanes, chunks of (n - claimed)/2P   2.1x-2.4x (10.5 us)    1.24x-1.27x
+//   blocks onto threads                  1024 empty blocks      add kernel, 64 blocks of 256K floats
+//   parallel_for, simple, grain 1        19x-30x (120-220 us)   -
+//   parallel_for, auto, grain n/(4 P)    2.9x-3.0x (13-15 us)   1.25x-1.39x
+//   parallel_for, auto, grain 1          6.5x-10x (33-47 us)    1.14x-1.16x
+//   lanes, chunks of (n - claimed)/(2 P) 2.1x-2.4x (10-11 us)   1.24x-1.36x
+//   the same, P capped at the hardware   2.15x-2.23x (10 us)    1.18x-1.28x
 //
 // A range of parallel_for cannot be split below its grain, so with the bounded grain a thread that
 // finishes early waits for the others' last ranges of five 85-us blocks; with grain 1 each stolen
