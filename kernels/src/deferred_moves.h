@@ -23,7 +23,7 @@ struct DeferredMoves {
         alignas(std::max_align_t) unsigned char operation[deferred_operation_bytes] = {};
     };
     std::vector<Move> moves;
-    std::vector<Move> stores;  // in the order issued
+    std::vector<Move> stores;
 
     // A new block: nothing deferred (keeps the vectors' capacity).
     void reset() {
