@@ -47,6 +47,21 @@ void copy_in_pair(PairQueue& in, GM_ADDR x, GM_ADDR y, AscendC::LocalTensor<floa
     yLocal = in.DeQue<float>();
 }
 
+// x and y copied into the UB by copy_in_pair, with the pipe and queue that hold them.
+struct CopiedPair {
+    AscendC::TPipe pipe;
+    PairQueue in;
+    AscendC::LocalTensor<float> x, y;
+    CopiedPair(GM_ADDR xs, GM_ADDR ys) {
+        pipe.InitBuffer(in, 2, kTile * sizeof(float));
+        copy_in_pair(in, xs, ys, x, y);
+    }
+    void free() {
+        in.FreeTensor(x);
+        in.FreeTensor(y);
+    }
+};
+
 // Scalar reads of a copied tile: GetValue (reported to the pipe model), operator() and a raw
 // pointer from GetPhyAddr (neither is). out[0..2] = x[1], x[2], x[3].
 extern "C" __global__ __aicore__ void deferred_scalar_reads_kernel(GM_ADDR x, GM_ADDR out) {
@@ -74,15 +89,10 @@ extern "C" __global__ __aicore__ void deferred_scalar_reads_kernel(GM_ADDR x, GM
 // A copy still holds the GM bytes it was issued over when the same block then overwrites them:
 // x -> tile, y -> other, other -> x (MTE3), tile -> out. out must be the old x, x the old y.
 extern "C" __global__ __aicore__ void deferred_snapshot_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR out) {
-    AscendC::TPipe pipe;
-    PairQueue in;
-    pipe.InitBuffer(in, 2, kTile * sizeof(float));
-    AscendC::LocalTensor<float> tile, other;
-    copy_in_pair(in, x, y, tile, other);
-    AscendC::DataCopy(global(x, kTile), other, kTile);
-    AscendC::DataCopy(global(out, kTile), tile, kTile);
-    in.FreeTensor(tile);
-    in.FreeTensor(other);
+    CopiedPair copied(x, y);
+    AscendC::DataCopy(global(x, kTile), copied.y, kTile);
+    AscendC::DataCopy(global(out, kTile), copied.x, kTile);
+    copied.free();
 }
 
 // The add pipeline's shape, with the sum used twice more: out = x + y (straight from GM), then
@@ -291,55 +301,41 @@ extern "C" __global__ __aicore__ void stored_then_used_kernel(GM_ADDR x, GM_ADDR
 
 // Four stores, out written by the second and the last: out must hold the last one's bytes (y).
 extern "C" __global__ __aicore__ void stores_in_order_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR out, GM_ADDR other) {
-    AscendC::TPipe pipe;
-    PairQueue in;
-    pipe.InitBuffer(in, 2, kTile * sizeof(float));
-    AscendC::LocalTensor<float> xLocal, yLocal;
-    copy_in_pair(in, x, y, xLocal, yLocal);
-    AscendC::DataCopy(global(other, 2 * kTile), xLocal, kTile);
-    AscendC::DataCopy(global(out, kTile), xLocal, kTile);
-    AscendC::DataCopy(global(other, 2 * kTile)[kTile], yLocal, kTile);
-    AscendC::DataCopy(global(out, kTile), yLocal, kTile);
-    in.FreeTensor(xLocal);
-    in.FreeTensor(yLocal);
+    CopiedPair copied(x, y);
+    AscendC::DataCopy(global(other, 2 * kTile), copied.x, kTile);
+    AscendC::DataCopy(global(out, kTile), copied.x, kTile);
+    AscendC::DataCopy(global(other, 2 * kTile)[kTile], copied.y, kTile);
+    AscendC::DataCopy(global(out, kTile), copied.y, kTile);
+    copied.free();
 }
 
 // Block 0 stores x + y to z; after a SyncAll block 1 copies z to out.
 extern "C" __global__ __aicore__ void stored_across_blocks_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR out) {
-    AscendC::TPipe pipe;
-    PairQueue in;
-    pipe.InitBuffer(in, 2, kTile * sizeof(float));
-    AscendC::LocalTensor<float> xLocal, yLocal;
-    copy_in_pair(in, x, y, xLocal, yLocal);
+    CopiedPair copied(x, y);
     if (AscendC::GetBlockIdx() == 0) {
-        AscendC::Add(xLocal, xLocal, yLocal, kTile);
+        AscendC::Add(copied.x, copied.x, copied.y, kTile);
         AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
         AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
-        AscendC::DataCopy(global(z, kTile), xLocal, kTile);
+        AscendC::DataCopy(global(z, kTile), copied.x, kTile);
     }
     AscendC::SyncAll();
     if (AscendC::GetBlockIdx() == 1) {
-        AscendC::DataCopy(yLocal, global(z, kTile), kTile);
+        AscendC::DataCopy(copied.y, global(z, kTile), kTile);
         AscendC::SetFlag<AscendC::HardEvent::MTE2_MTE3>(EVENT_ID0);
         AscendC::WaitFlag<AscendC::HardEvent::MTE2_MTE3>(EVENT_ID0);
-        AscendC::DataCopy(global(out, kTile), yLocal, kTile);
+        AscendC::DataCopy(global(out, kTile), copied.y, kTile);
     }
-    in.FreeTensor(xLocal);
-    in.FreeTensor(yLocal);
+    copied.free();
 }
 CANOPY_REGISTER_COOPERATIVE_KERNEL(stored_across_blocks_kernel);
 
 // x + y stored to z, then an assert fails: the launch fails, and the store MTE3 was given lands.
 extern "C" __global__ __aicore__ void stored_then_fails_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR z) {
-    AscendC::TPipe pipe;
-    PairQueue in;
-    pipe.InitBuffer(in, 2, kTile * sizeof(float));
-    AscendC::LocalTensor<float> xLocal, yLocal;
-    copy_in_pair(in, x, y, xLocal, yLocal);
-    AscendC::Add(xLocal, xLocal, yLocal, kTile);
+    CopiedPair copied(x, y);
+    AscendC::Add(copied.x, copied.x, copied.y, kTile);
     AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
     AscendC::WaitFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID0);
-    AscendC::DataCopy(global(z, kTile), xLocal, kTile);
+    AscendC::DataCopy(global(z, kTile), copied.x, kTile);
     assert(AscendC::GetBlockIdx() < 0);
 }
 

@@ -40,19 +40,23 @@ void write_out(const Move& move, void* to) {
     }
 }
 
-void land_stores_writing(std::uintptr_t begin, std::uintptr_t end);
+bool overlaps(const Move& move, std::uintptr_t begin, std::uintptr_t end) { return move.begin < end && begin < move.end; }
 
-void land(const Move& move) {
-    if (deferred_store_count != 0) {
-        // A move may read GM a store has not written yet (a copy of a stored result).
-        const std::uint64_t bytes = move.end - move.begin;
-        land_stores_writing(address(move.a), address(move.a) + bytes);
-        if (move.b) land_stores_writing(address(move.b), address(move.b) + bytes);
-    }
-    write_out(move, reinterpret_cast<void*>(move.begin));
+// Whether `store` writes GM that `reader` (a move or a store) reads.
+bool writes_sources_of(const Move& store, const Move& reader) {
+    const std::uintptr_t bytes = reader.end - reader.begin;
+    return overlaps(store, address(reader.a), address(reader.a) + bytes) ||
+           (reader.b && overlaps(store, address(reader.b), address(reader.b) + bytes));
 }
 
-bool overlaps(const Move& move, std::uintptr_t begin, std::uintptr_t end) { return move.begin < end && begin < move.end; }
+template <typename Predicate>
+void land_stores_if(Predicate lands);
+
+void land(const Move& move) {
+    // A move may read GM a store has not written yet (a copy of a stored result).
+    if (deferred_store_count != 0) land_stores_if([&](const Move& store) { return writes_sources_of(store, move); });
+    write_out(move, reinterpret_cast<void*>(move.begin));
+}
 
 bool reads(const Move& move, std::uintptr_t begin, std::uintptr_t end) {
     const std::uintptr_t bytes = move.end - move.begin;
@@ -129,10 +133,6 @@ void land_stores_if(Predicate lands) {
     sync_store_count(list);
 }
 
-void land_stores_writing(std::uintptr_t begin, std::uintptr_t end) {
-    land_stores_if([&](const Move& store) { return overlaps(store, begin, end); });
-}
-
 // Whether `next` continues `last`: the same operation over the bytes that follow in every operand.
 bool continues(const Move& last, const Move& next) {
     const std::uintptr_t bytes = last.end - last.begin;
@@ -142,13 +142,11 @@ bool continues(const Move& last, const Move& next) {
 }
 
 void record_store(const Move& store) {
-    const std::uintptr_t bytes = store.end - store.begin;
     // Program order between stores: one that reads what this one writes, or writes what it writes
     // or reads, lands first.
     land_stores_if([&](const Move& other) {
         return overlaps(other, store.begin, store.end) || reads(other, store.begin, store.end) ||
-               overlaps(other, address(store.a), address(store.a) + bytes) ||
-               (store.b && overlaps(other, address(store.b), address(store.b) + bytes));
+               writes_sources_of(other, store);
     });
     std::vector<Move>& list = stores();
     if (!list.empty() && continues(list.back(), store)) {
