@@ -92,6 +92,7 @@ std::size_t PipeState::split_at(std::uintptr_t at) {
     auto it = std::upper_bound(segments.begin(), segments.end(), at,
                                [](std::uintptr_t value, const Segment& s) { return value < s.begin; });
     std::size_t index = static_cast<std::size_t>(it - segments.begin());
+    if (index > 0 && segments[index - 1].begin == at) return index - 1;
     if (index > 0 && segments[index - 1].end > at) {
         Segment tail = segments[index - 1];
         segments[index - 1].end = at;
@@ -102,92 +103,104 @@ std::size_t PipeState::split_at(std::uintptr_t at) {
     return index;
 }
 
-void PipeState::access(Pipe pipe, const char* api, const Operand& operand) {
+// Whether an earlier access on pipe q is ordered before an access on `pipe` (with `operand`).
+bool PipeState::ordered(Pipe pipe, const Operand& operand, std::size_t q, const Access& earlier) const {
+    // The last instruction of pipe q this one is ordered after.
+    if (std::max(known[static_cast<std::size_t>(pipe)].issued[q], floor) >= earlier.seq) return true;
+    // The unit flags order Mmad and Fixpipe on L0C both ways when both use them.
+    return operand.unit_flag && earlier.unit_flag && unit_flag_pair(static_cast<Pipe>(q), pipe);
+}
+
+// Fails the launch when the access conflicts with one recorded on `s` that nothing orders before it.
+// A write is checked against the readers first: they read after the last write, so the
+// synchronization they miss is the one to name.
+inline void PipeState::check(const Segment& s, Pipe pipe, const char* api, const Operand& operand) const {
+    const auto p = static_cast<std::size_t>(pipe);
     const auto begin = reinterpret_cast<std::uintptr_t>(operand.address);
     const std::uintptr_t end = begin + operand.bytes;
-    const auto p = static_cast<std::size_t>(pipe);
-    // The last instruction of pipe q this one is ordered after; only asked for on a conflict.
-    const auto knows = [&](std::size_t q) { return std::max(known[p].issued[q], floor); };
-    // Whether an earlier access on pipe q is ordered before this one.
-    const auto ordered = [&](std::size_t q, const Access& earlier) {
-        if (knows(q) >= earlier.seq) return true;
-        // The unit flags order Mmad and Fixpipe on L0C both ways when both use them.
-        return operand.unit_flag && earlier.unit_flag && unit_flag_pair(static_cast<Pipe>(q), pipe);
-    };
-
-    // The first segment overlapping the range: the one starting at `begin` when there is one.
-    std::size_t& found_here = found[(begin / 32) % found_slots];
-    std::size_t first = found_here;
-    if (first >= segments.size() || segments[first].begin != begin) {
-        auto it = std::upper_bound(segments.begin(), segments.end(), begin,
-                                   [](std::uintptr_t value, const Segment& s) { return value < s.begin; });
-        first = static_cast<std::size_t>(it - segments.begin());
-        if (first > 0 && segments[first - 1].end > begin) --first;
+    if (operand.write) {
+        for (unsigned others = s.reader_pipes & ~(1u << p); others != 0; others &= others - 1) {
+            const auto q = static_cast<std::size_t>(__builtin_ctz(others));
+            const Access& reader = s.readers[q];
+            if (!ordered(pipe, operand, q, reader)) [[unlikely]] {
+                fail_race(s, begin, end, reader.api, static_cast<Pipe>(q), reader.seq, false, api, pipe, seq, true);
+            }
+        }
     }
+    if (s.writer.seq != 0 && s.writer_pipe != pipe &&
+        !ordered(pipe, operand, static_cast<std::size_t>(s.writer_pipe), s.writer)) [[unlikely]] {
+        fail_race(s, begin, end, s.writer.api, s.writer_pipe, s.writer.seq, true, api, pipe, seq, operand.write);
+    }
+}
+
+inline void PipeState::record(Segment& s, Pipe pipe, const char* api, const Operand& operand) {
+    s.latest = seq;
+    s.memory = operand.memory;
+    s.memory_base = operand.memory_base;
+    if (operand.write) {
+        s.writer = Access{seq, operand.unit_flag, api};
+        s.writer_pipe = pipe;
+        s.reader_pipes = 0;
+    } else if (pipe != Pipe::S) {
+        // A scalar read is not tracked: the scalar unit has its value before it issues the
+        // next instruction, so nothing later can overwrite the bytes under it.
+        const auto p = static_cast<std::size_t>(pipe);
+        s.readers[p] = Access{seq, operand.unit_flag, api};
+        s.reader_pipes |= static_cast<std::uint8_t>(1u << p);
+    }
+}
+
+inline void PipeState::access(Pipe pipe, const char* api, const Operand& operand) {
+    // The common case: the range is exactly the tracked segment last found starting there (a
+    // buffer reused as a whole).
+    const auto begin = reinterpret_cast<std::uintptr_t>(operand.address);
+    const std::size_t hit = found[found_slot(begin)];
+    if (hit < segments.size()) [[likely]] {
+        Segment& s = segments[hit];
+        if (s.begin == begin && s.end == begin + operand.bytes) [[likely]] {
+            if (s.latest > floor) check(s, pipe, api, operand);
+            record(s, pipe, api, operand);
+            return;
+        }
+    }
+    access_segments(pipe, api, operand);
+}
+
+void PipeState::access_segments(Pipe pipe, const char* api, const Operand& operand) {
+    const auto begin = reinterpret_cast<std::uintptr_t>(operand.address);
+    const std::uintptr_t end = begin + operand.bytes;
+
+    // The first segment overlapping the range.
+    auto it = std::upper_bound(segments.begin(), segments.end(), begin,
+                               [](std::uintptr_t value, const Segment& s) { return value < s.begin; });
+    std::size_t first = static_cast<std::size_t>(it - segments.begin());
+    if (first > 0 && segments[first - 1].end > begin) --first;
 
     // Check every overlapping segment before changing any.
-    // A write is checked against the readers first: they read after the last write, so the
-    // synchronization they miss is the one to name.
-    for (std::size_t i = first; i < segments.size() && segments[i].begin < end; ++i) {
-        const Segment& s = segments[i];
-        if (operand.write) {
-            for (unsigned others = s.reader_pipes & ~(1u << p); others != 0; others &= others - 1) {
-                const auto q = static_cast<std::size_t>(__builtin_ctz(others));
-                const Access& reader = s.readers[q];
-                if (!ordered(q, reader)) [[unlikely]] {
-                    fail_race(s, begin, end, reader.api, static_cast<Pipe>(q), reader.seq, false, api, pipe, seq, true);
-                }
-            }
-        }
-        if (s.writer.seq != 0 && s.writer_pipe != pipe && !ordered(static_cast<std::size_t>(s.writer_pipe), s.writer))
-            [[unlikely]] {
-            fail_race(s, begin, end, s.writer.api, s.writer_pipe, s.writer.seq, true, api, pipe, seq, operand.write);
-        }
-    }
+    for (std::size_t i = first; i < segments.size() && segments[i].begin < end; ++i) check(segments[i], pipe, api, operand);
 
-    // The common case needs no split: the range is exactly one tracked segment (a buffer reused
-    // as a whole).
-    const bool exact = first < segments.size() && segments[first].begin == begin && segments[first].end == end;
-    std::size_t from = first;
-    std::size_t to = first + 1;
-    if (!exact) {
-        // Boundaries at begin and end; segments [from, to) then lie inside the range, and the gaps
-        // between them get segments of their own.
-        from = split_at(begin);
-        to = split_at(end);
-        std::uintptr_t cursor = begin;
-        std::size_t i = from;
-        while (cursor < end) {
-            if (i < to && segments[i].begin == cursor) {
-                cursor = segments[i].end;
-                ++i;
-                continue;
-            }
-            Segment gap;
-            gap.begin = cursor;
-            gap.end = i < to ? segments[i].begin : end;
-            segments.insert(segments.begin() + static_cast<std::ptrdiff_t>(i), gap);
-            cursor = gap.end;
+    // Boundaries at begin and end; segments [from, to) then lie inside the range, and the gaps
+    // between them get segments of their own.
+    const std::size_t from = split_at(begin);
+    std::size_t to = split_at(end);
+    std::uintptr_t cursor = begin;
+    std::size_t i = from;
+    while (cursor < end) {
+        if (i < to && segments[i].begin == cursor) {
+            cursor = segments[i].end;
             ++i;
-            ++to;
+            continue;
         }
+        Segment gap;
+        gap.begin = cursor;
+        gap.end = i < to ? segments[i].begin : end;
+        segments.insert(segments.begin() + static_cast<std::ptrdiff_t>(i), gap);
+        cursor = gap.end;
+        ++i;
+        ++to;
     }
-    for (std::size_t i = from; i < to; ++i) {
-        Segment& s = segments[i];
-        s.memory = operand.memory;
-        s.memory_base = operand.memory_base;
-        if (operand.write) {
-            s.writer = Access{seq, operand.unit_flag, api};
-            s.writer_pipe = pipe;
-            s.reader_pipes = 0;
-        } else if (pipe != Pipe::S) {
-            // A scalar read is not tracked: the scalar unit has its value before it issues the
-            // next instruction, so nothing later can overwrite the bytes under it.
-            s.readers[p] = Access{seq, operand.unit_flag, api};
-            s.reader_pipes |= static_cast<std::uint8_t>(1u << p);
-        }
-    }
-    found_here = from;
+    for (std::size_t k = from; k < to; ++k) record(segments[k], pipe, api, operand);
+    found[found_slot(begin)] = from;
 }
 
 void pipe_instruction(Pipe pipe, const char* api, const Operand* operands, std::size_t count) {

@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "canopy/kernel/pipes.h"
+#include "found_slot.h"
 
 namespace canopy::kernel {
 
@@ -27,6 +28,9 @@ struct PipeState : PipeCounters {
         const void* memory_base = nullptr;
         Access writer;
         Pipe writer_pipe = Pipe::S;
+        // The number of the segment's last recorded access: at most `floor`, every access to it is
+        // ordered before any later instruction and nothing needs checking.
+        std::uint32_t latest = 0;
         // readers[q] is the last reader on pipe q when bit q of reader_pipes is set (a write clears
         // the one byte, not the seven records).
         std::uint8_t reader_pipes = 0;
@@ -48,10 +52,9 @@ struct PipeState : PipeCounters {
     // Set by SetFlag, the one thing besides an instruction that raises `known`: a block that issued
     // nothing and set no flag needs no clearing.
     bool clocks_raised = false;
-    // Where the segment starting at an address was last found, by address bits above the 32-byte
-    // alignment: a kernel's instructions go to a few buffers over and over, and a hit skips the
-    // search. Checked before use (a stale index names a segment starting elsewhere).
-    static constexpr std::size_t found_slots = 16;
+    // Where the segment starting at an address was last found (found_slot.h): a kernel's
+    // instructions go to a few buffers over and over, and a hit skips the search. Checked before use
+    // (a stale index names a segment starting elsewhere).
     std::size_t found[found_slots] = {};
 
     // A new block: nothing issued, nothing tracked (keeps the vectors' capacity).
@@ -64,6 +67,11 @@ struct PipeState : PipeCounters {
     void access(Pipe pipe, const char* api, const Operand& operand);
 
 private:
+    bool ordered(Pipe pipe, const Operand& operand, std::size_t q, const Access& earlier) const;
+    void check(const Segment& s, Pipe pipe, const char* api, const Operand& operand) const;
+    void record(Segment& s, Pipe pipe, const char* api, const Operand& operand);
+    // access() on any other range: finds, checks and splits the segments it overlaps.
+    [[gnu::noinline]] void access_segments(Pipe pipe, const char* api, const Operand& operand);
     [[noreturn]] void report_flags_left_set();
     std::size_t split_at(std::uintptr_t at);
 };
