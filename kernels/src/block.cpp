@@ -13,7 +13,7 @@ __attribute__((tls_model("initial-exec"))) thread_local BlockContext running;
 
 // `running` is constructed (and its destructor registered) on a thread's first use, which costs a
 // guarded call on every access; this trivial pointer is a plain load once it is set.
-CANOPY_KERNEL_API __attribute__((tls_model("initial-exec"))) thread_local BlockContext* detail::running_block = nullptr;
+CANOPY_KERNEL_API __attribute__((tls_model("initial-exec"))) __thread BlockContext* detail::running_block = nullptr;
 
 BlockContext& detail::first_use_of_running_block() {
     running_block = &running;

@@ -6,8 +6,8 @@
 
 namespace canopy::kernel {
 
-CANOPY_KERNEL_API __attribute__((tls_model("initial-exec"))) thread_local std::uint32_t deferred_move_count = 0;
-CANOPY_KERNEL_API __attribute__((tls_model("initial-exec"))) thread_local std::uint32_t deferred_store_count = 0;
+CANOPY_KERNEL_API __attribute__((tls_model("initial-exec"))) __thread std::uint32_t deferred_move_count = 0;
+CANOPY_KERNEL_API __attribute__((tls_model("initial-exec"))) __thread std::uint32_t deferred_store_count = 0;
 
 namespace {
 
@@ -88,8 +88,17 @@ void clear_range(std::vector<Move>& list, std::uintptr_t begin, std::uintptr_t e
     sync_count(list);
 }
 
-const Move* covering(std::uintptr_t begin, std::uintptr_t end) {
-    for (const Move& move : moves()) {
+// Where the move starting at `begin` was last found in moves() (DeferredMoves::found).
+std::uint8_t& found_index(std::uintptr_t begin) {
+    return current_block().moves->found[found_slot(begin)];
+}
+
+// The move covering [begin, end), if one does.
+Move* covering(std::uintptr_t begin, std::uintptr_t end) {
+    std::vector<Move>& list = moves();
+    std::uint8_t& found = found_index(begin);
+    if (found < list.size() && list[found].begin == begin && end <= list[found].end) return &list[found];
+    for (Move& move : list) {
         if (move.begin <= begin && end <= move.end) return &move;
     }
     return nullptr;
@@ -100,20 +109,22 @@ const Move* covering(std::uintptr_t begin, std::uintptr_t end) {
 // record is built field by field and read back whole.
 Move& claim(std::uintptr_t begin, std::uintptr_t end) {
     std::vector<Move>& list = moves();
-    for (Move& old : list) {
-        if (old.begin != begin || old.end != end) continue;
-        if (!droppable(old, begin, end)) land(old);
-        return old;
+    std::uint8_t& found = found_index(begin);
+    if (found >= list.size() || list[found].begin != begin || list[found].end != end) {
+        clear_range(list, begin, end, true);
+        if (list.size() == kMaxMoves) {
+            land(list.front());
+            list.front() = list.back();
+            list.pop_back();
+        }
+        list.emplace_back();
+        sync_count(list);
+        found = static_cast<std::uint8_t>(list.size() - 1);
+        return list.back();
     }
-    clear_range(list, begin, end, true);
-    if (list.size() == kMaxMoves) {
-        land(list.front());
-        list.front() = list.back();
-        list.pop_back();
-    }
-    list.emplace_back();
-    sync_count(list);
-    return list.back();
+    Move& old = list[found];
+    if (!droppable(old, begin, end)) land(old);
+    return old;
 }
 
 // Lands the stores for which `lands` holds (their order does not matter: see kMaxStores).
@@ -133,12 +144,22 @@ void land_stores_if(Predicate lands) {
     sync_store_count(list);
 }
 
+// Whether two records hold the same operation object, compared as words (a libc memcmp call was a
+// share of a streamed tile's cost).
+bool same_operation(const Move& a, const Move& b) {
+    static_assert(deferred_operation_bytes == 2 * sizeof(std::uint64_t));
+    std::uint64_t x[2], y[2];
+    std::memcpy(x, a.operation, sizeof x);
+    std::memcpy(y, b.operation, sizeof y);
+    return x[0] == y[0] && x[1] == y[1];
+}
+
 // Whether `next` continues `last`: the same operation over the bytes that follow in every operand.
 bool continues(const Move& last, const Move& next) {
     const std::uintptr_t bytes = last.end - last.begin;
     return last.compute == next.compute && last.element_bytes == next.element_bytes && last.end == next.begin &&
            last.a + bytes == next.a && (last.b ? last.b + bytes == next.b : next.b == nullptr) &&
-           std::memcmp(last.operation, next.operation, deferred_operation_bytes) == 0;
+           same_operation(last, next);
 }
 
 void record_store(const Move& store) {
@@ -202,28 +223,30 @@ void defer_elementwise(void* ub, std::int64_t count, std::uint32_t element_bytes
 }
 
 bool store_deferred(void* gm, const void* ub, std::uint64_t bytes) {
+    land_deferred_moves_reading(gm, bytes);
     const std::uintptr_t begin = address(ub);
-    for (Move& move : moves()) {
-        if (!(move.begin <= begin && begin + bytes <= move.end)) continue;
-        const std::uint64_t offset = begin - move.begin;
-        if (offset % move.element_bytes != 0 || bytes % move.element_bytes != 0) return false;
-        Move store = move;
-        store.begin = address(gm);
-        store.end = store.begin + bytes;
-        store.a = move.a + offset;
-        store.b = move.b ? move.b + offset : nullptr;
-        record_store(store);
-        if (move.compute && offset == 0 && bytes == move.end - move.begin) {
-            // The UB bytes will equal these GM bytes: the move becomes a copy of them, computed once
-            // (landing it lands the store first).
-            move.a = static_cast<const std::byte*>(gm);
-            move.b = nullptr;
-            move.compute = nullptr;
-            move.element_bytes = 1;
-        }
-        return true;
+    Move* move = covering(begin, begin + bytes);
+    const std::uint64_t offset = move ? begin - move->begin : 0;
+    if (!move || offset % move->element_bytes != 0 || bytes % move->element_bytes != 0) {
+        land_deferred_stores_touching(gm, bytes, true);
+        return false;
     }
-    return false;
+    // record_store lands the stores this one must not pass.
+    Move store = *move;
+    store.begin = address(gm);
+    store.end = store.begin + bytes;
+    store.a = move->a + offset;
+    store.b = move->b ? move->b + offset : nullptr;
+    record_store(store);
+    if (move->compute && offset == 0 && bytes == move->end - move->begin) {
+        // The UB bytes will equal these GM bytes: the move becomes a copy of them, computed once
+        // (landing it lands the store first).
+        move->a = static_cast<const std::byte*>(gm);
+        move->b = nullptr;
+        move->compute = nullptr;
+        move->element_bytes = 1;
+    }
+    return true;
 }
 
 void land_deferred_moves(const void* ub, std::uint64_t bytes) {

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "canopy/kernel/deferred_moves.h"
+#include "found_slot.h"
 
 namespace canopy::kernel {
 
@@ -24,6 +25,10 @@ struct DeferredMoves {
     };
     std::vector<Move> moves;
     std::vector<Move> stores;
+    // Where the move starting at a UB address was last found in `moves` (found_slot.h): a kernel
+    // copies into the same few buffers over and over, and a hit skips the search. Checked before use
+    // (a stale index names a move starting elsewhere).
+    std::uint8_t found[found_slots] = {};
 
     // A new block: nothing deferred (keeps the vectors' capacity).
     void reset() {

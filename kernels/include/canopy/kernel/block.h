@@ -89,8 +89,10 @@ struct BlockContext {
 namespace detail {
 // The thread's running block, set on the thread's first use. Initial-exec, as deferred_move_count:
 // every kernel API call reads it, and inline it is one load where a call into the library was most
-// of the cost of a queue operation.
-extern CANOPY_KERNEL_API __attribute__((tls_model("initial-exec"))) thread_local BlockContext* running_block;
+// of the cost of a queue operation. __thread rather than thread_local: a thread_local declared
+// extern is read through a test of whether some unit defines a dynamic initializer for it, on
+// every access; __thread variables have none.
+extern CANOPY_KERNEL_API __attribute__((tls_model("initial-exec"))) __thread BlockContext* running_block;
 CANOPY_KERNEL_API BlockContext& first_use_of_running_block();
 }  // namespace detail
 

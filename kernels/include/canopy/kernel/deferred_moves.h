@@ -38,10 +38,11 @@ namespace canopy::kernel {
 
 // The running block's deferred moves (0 outside kernels): the inline paths test it before calling in.
 // Initial-exec, as libascendcl's own block state: the library is a link dependency of every program
-// that runs kernels, so its TLS is in the static block and a test is one load, not a call.
-extern CANOPY_KERNEL_API __attribute__((tls_model("initial-exec"))) thread_local std::uint32_t deferred_move_count;
+// that runs kernels, so its TLS is in the static block and a test is one load, not a call (__thread:
+// see detail::running_block).
+extern CANOPY_KERNEL_API __attribute__((tls_model("initial-exec"))) __thread std::uint32_t deferred_move_count;
 // The running block's deferred stores (0 outside kernels), tested the same way.
-extern CANOPY_KERNEL_API __attribute__((tls_model("initial-exec"))) thread_local std::uint32_t deferred_store_count;
+extern CANOPY_KERNEL_API __attribute__((tls_model("initial-exec"))) __thread std::uint32_t deferred_store_count;
 
 // `count` elements computed from a and b into dst by a recorded instruction (its operation object
 // copied into the record).
@@ -62,10 +63,11 @@ CANOPY_KERNEL_API void defer_elementwise(void* ub, std::int64_t count, std::uint
                                          DeferredElementwise compute, const void* a, const void* b,
                                          const void* operation, std::size_t operation_bytes);
 
-// When one deferred move covers [ub, ub + bytes) in whole elements, records a store into GM at `gm`
-// of the bytes it will land there (GM under its sources has not been written since: such a write
-// lands it) and returns true; otherwise records nothing and returns false. Issued to the pipe model
-// already.
+// A copy of [ub, ub + bytes) to GM at `gm`, issued to the pipe model already. Lands what a write of
+// that GM must not pass (before_gm_access); then, when one deferred move covers the UB bytes in
+// whole elements, records a store of the bytes it will land there (GM under its sources has not been
+// written since: such a write lands it) and returns true; otherwise records nothing and returns
+// false, for the caller to make the copy.
 CANOPY_KERNEL_API bool store_deferred(void* gm, const void* ub, std::uint64_t bytes);
 
 // Lands the deferred moves overlapping [ub, ub + bytes).

@@ -223,14 +223,16 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>
     if (!gm_to_local_path(dst.memory())) [[unlikely]] fail_no_path("DataCopy", TPosition::GM, dst.position());
     require_whole_blocks<T>(count, "DataCopy");
     require_elements(dst, count, "DataCopy", "dst");
-    const T* from = src.CheckedSpan(0, count, false, "DataCopy");
     const uint64_t bytes = uint64_t(count) * sizeof(T);
     if (dst.memory() == Hardware::UB) {
-        // MTE2 lands the bytes when something needs them (deferred_moves.h).
+        // MTE2 lands the bytes when something needs them (deferred_moves.h); the stores they must
+        // see land before them then.
+        const T* from = src.BoundedSpan(0, count, false, "DataCopy");
         issue(Pipe::MTE2, "DataCopy", deferred(writes(dst, bytes)));
         canopy::kernel::defer_copy_in(dst.address(), from, bytes);
         return;
     }
+    const T* from = src.CheckedSpan(0, count, false, "DataCopy");
     issue(Pipe::MTE2, "DataCopy", writes(dst, bytes));
     std::memcpy(dst.address(), from, bytes);
 }
@@ -241,16 +243,18 @@ __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>
     if (!local_to_gm_path(src.memory())) [[unlikely]] fail_no_path("DataCopy", src.position(), TPosition::GM);
     require_whole_blocks<T>(count, "DataCopy");
     require_elements(src, count, "DataCopy", "src");
-    T* to = dst.CheckedSpan(0, count, true, "DataCopy");
     const uint64_t bytes = uint64_t(count) * sizeof(T);
     // Bytes a deferred move has not landed go to GM straight from its sources (deferred_moves.h).
     if (canopy::kernel::deferred_move_count != 0 && core_registers().atomic_operation == 0) {
+        T* to = dst.BoundedSpan(0, count, true, "DataCopy");
         issue(Pipe::MTE3, "DataCopy", deferred(reads(src, bytes)));
         if (canopy::kernel::store_deferred(to, src.address(), bytes)) return;
         canopy::kernel::land_deferred_moves(src.address(), bytes);
-    } else {
-        issue(Pipe::MTE3, "DataCopy", reads(src, bytes));
+        store_to_gm(to, src.address(), count, "DataCopy");
+        return;
     }
+    T* to = dst.CheckedSpan(0, count, true, "DataCopy");
+    issue(Pipe::MTE3, "DataCopy", reads(src, bytes));
     store_to_gm(to, src.address(), count, "DataCopy");
 }
 

@@ -90,8 +90,17 @@ public:
     }
 
     // Canopy's check behind every GM access: elements [first, first + count) of this view must lie
-    // inside the SetGlobalBuffer window. Returns their address.
+    // inside the SetGlobalBuffer window; the deferred moves and stores the access must not pass land
+    // (deferred_moves.h). Returns their address.
     __gm__ T* CheckedSpan(uint64_t first, uint64_t count, bool write, const char* api) const {
+        __gm__ T* span = BoundedSpan(first, count, write, api);
+        canopy::kernel::before_gm_access(span, count * sizeof(T), write);
+        return span;
+    }
+
+    // CheckedSpan's bounds check alone, for the copies that are themselves recorded as deferred moves
+    // and stores, whose landing keeps the order.
+    __gm__ T* BoundedSpan(uint64_t first, uint64_t count, bool write, const char* api) const {
         if (bounded_) {
             const uint64_t begin = offset_ + first;
             if (begin > limit_ || count > limit_ - begin) [[unlikely]] {
@@ -101,7 +110,6 @@ public:
                     limit_ * sizeof(T), " bytes)");
             }
         }
-        canopy::kernel::before_gm_access(address_ + first, count * sizeof(T), write);
         return address_ + first;
     }
 
