@@ -239,6 +239,7 @@ enum StoreFollowUp : int32_t {
     dcache_clean = 5,     // DataCacheCleanAndInvalid on z, then the raw read
     address_taken = 6,    // z.GetPhyAddr() after the store, then the raw read
     read_bypassing = 7,   // out[i] = ReadGmByPassDCache(z + i)
+    copied_back_read_by_value = 8,  // DataCopy z into the UB, out[i] = its GetValue(i)
 };
 
 extern "C" __global__ __aicore__ void stored_then_used_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR out,
@@ -273,6 +274,16 @@ extern "C" __global__ __aicore__ void stored_then_used_kernel(GM_ADDR x, GM_ADDR
     case read_by_value:
         for (uint32_t i = 0; i < kTile; ++i) outs.SetValue(i, zs.GetValue(i));
         return;
+    case copied_back_read_by_value: {
+        // The copy lands at the first GetValue, and the store it reads must land before it.
+        AscendC::LocalTensor<float> back = outQueue.AllocTensor<float>();
+        AscendC::DataCopy(back, zs, kTile);
+        outQueue.EnQue(back);
+        back = outQueue.DeQue<float>();
+        for (uint32_t i = 0; i < kTile; ++i) outs.SetValue(i, back.GetValue(i));
+        outQueue.FreeTensor(back);
+        return;
+    }
     case overwrite_x:
         for (uint32_t i = 0; i < kTile; ++i) global(x, kTile).SetValue(i, -1.0f);
         AscendC::PipeBarrier<PIPE_ALL>();
@@ -480,7 +491,7 @@ TEST_CASE("a store lands before its destination is read or a source overwritten,
     Stream stream;
     const std::vector<float> x = ramp(1), y = ramp(30);
     for (const StoreFollowUp follow_up : {read_by_copy, read_by_value, overwrite_x, barrier_all, flag_mte3_s,
-                                          dcache_clean, address_taken, read_bypassing}) {
+                                          dcache_clean, address_taken, read_bypassing, copied_back_read_by_value}) {
         CAPTURE(follow_up);
         DeviceArray<float> xs(x), ys(y), zs(std::vector<float>(kTile, 0.0f)), out(std::vector<float>(kTile, 0.0f));
         REQUIRE(ACLRT_LAUNCH_KERNEL(stored_then_used_kernel)(1, stream, xs.get(), ys.get(), zs.get(), out.get(),
