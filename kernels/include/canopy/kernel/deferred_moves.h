@@ -11,8 +11,8 @@
 //  - any instruction other than the two above touches its UB bytes (the pipe model sees every
 //    instruction's operands: pipe_instruction lands what they overlap),
 //  - a raw pointer or reference into the UB escapes (LocalTensor::GetPhyAddr, operator()),
-//  - global memory under its sources is written through a GlobalTensor (GlobalTensor::CheckedSpan)
-//    or WriteGmByPassDCache,
+//  - global memory under its sources is written through a GlobalTensor (GlobalTensor::CheckedSpan;
+//    store_deferred for a copy to GM recorded as a store) or WriteGmByPassDCache,
 //  - a synchronization lets another pipe or core act on GM after MTE2 (PipeBarrier<PIPE_ALL>,
 //    WaitFlag from MTE2 to a pipe other than V, SyncAll, the cross-core flags, IBSet/IBWait).
 // A deferred result is computed when its block ends even if nothing read it, so that its float
@@ -25,7 +25,7 @@
 // before
 //  - any GM access through a GlobalTensor overlaps its destination, or writes its sources
 //    (GlobalTensor::CheckedSpan, the bypassing reads and writes of cache.h), or a move or a store
-//    reads its destination,
+//    reads its destination (a deferred copy in reads GM when it lands, not when it is issued),
 //  - a raw GM address escapes (GlobalTensor::GetPhyAddr), or DataCacheCleanAndInvalid runs on GM,
 //  - a synchronization orders another pipe or core after MTE3 (WaitFlag from MTE3, PipeBarrier<PIPE_ALL>,
 //    SyncAll, the cross-core flags, IBSet/IBWait),
