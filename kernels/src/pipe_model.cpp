@@ -177,7 +177,9 @@ void PipeState::access_segments(Pipe pipe, const char* api, const Operand& opera
     if (first > 0 && segments[first - 1].end > begin) --first;
 
     // Check every overlapping segment before changing any.
-    for (std::size_t i = first; i < segments.size() && segments[i].begin < end; ++i) check(segments[i], pipe, api, operand);
+    for (std::size_t i = first; i < segments.size() && segments[i].begin < end; ++i) {
+        check(segments[i], pipe, api, operand);
+    }
 
     // Boundaries at begin and end; segments [from, to) then lie inside the range, and the gaps
     // between them get segments of their own.
