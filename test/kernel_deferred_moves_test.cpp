@@ -240,6 +240,7 @@ enum StoreFollowUp : int32_t {
     address_taken = 6,    // z.GetPhyAddr() after the store, then the raw read
     read_bypassing = 7,   // out[i] = ReadGmByPassDCache(z + i)
     copied_back_read_by_value = 8,  // DataCopy z into the UB, out[i] = its GetValue(i)
+    copied_back_then_read = 9,      // as read_by_copy, then out.GetValue lands the store to out alone
 };
 
 extern "C" __global__ __aicore__ void stored_then_used_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR z, GM_ADDR out,
@@ -262,13 +263,16 @@ extern "C" __global__ __aicore__ void stored_then_used_kernel(GM_ADDR x, GM_ADDR
     in.FreeTensor(yLocal);
     outQueue.FreeTensor(sum);
     switch (follow_up) {
-    case read_by_copy: {
+    case read_by_copy:
+    case copied_back_then_read: {
+        // The copy of z to out is a store reading what the store to z writes: it lands after it.
         AscendC::LocalTensor<float> back = outQueue.AllocTensor<float>();
         AscendC::DataCopy(back, zs, kTile);
         outQueue.EnQue(back);
         back = outQueue.DeQue<float>();
         AscendC::DataCopy(outs, back, kTile);
         outQueue.FreeTensor(back);
+        if (follow_up == copied_back_then_read) (void)outs.GetValue(0);
         return;
     }
     case read_by_value:
@@ -491,7 +495,8 @@ TEST_CASE("a store lands before its destination is read or a source overwritten,
     Stream stream;
     const std::vector<float> x = ramp(1), y = ramp(30);
     for (const StoreFollowUp follow_up : {read_by_copy, read_by_value, overwrite_x, barrier_all, flag_mte3_s,
-                                          dcache_clean, address_taken, read_bypassing, copied_back_read_by_value}) {
+                                          dcache_clean, address_taken, read_bypassing, copied_back_read_by_value,
+                                          copied_back_then_read}) {
         CAPTURE(follow_up);
         DeviceArray<float> xs(x), ys(y), zs(std::vector<float>(kTile, 0.0f)), out(std::vector<float>(kTile, 0.0f));
         REQUIRE(ACLRT_LAUNCH_KERNEL(stored_then_used_kernel)(1, stream, xs.get(), ys.get(), zs.get(), out.get(),

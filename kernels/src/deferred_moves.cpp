@@ -42,11 +42,14 @@ void write_out(const Move& move, void* to) {
 
 bool overlaps(const Move& move, std::uintptr_t begin, std::uintptr_t end) { return move.begin < end && begin < move.end; }
 
-// Whether `store` writes GM that `reader` (a move or a store) reads.
-bool writes_sources_of(const Move& store, const Move& reader) {
-    const std::uintptr_t bytes = reader.end - reader.begin;
-    return overlaps(store, address(reader.a), address(reader.a) + bytes) ||
-           (reader.b && overlaps(store, address(reader.b), address(reader.b) + bytes));
+// Whether a move or a store reads GM in [begin, end) (a store's destination, when asking whether
+// that store writes what this one reads).
+bool reads(const Move& move, std::uintptr_t begin, std::uintptr_t end) {
+    const std::uintptr_t bytes = move.end - move.begin;
+    const auto a = address(move.a);
+    if (a < end && begin < a + bytes) return true;
+    const auto b = address(move.b);
+    return move.b != nullptr && b < end && begin < b + bytes;
 }
 
 template <typename Predicate>
@@ -54,16 +57,10 @@ void land_stores_if(Predicate lands);
 
 void land(const Move& move) {
     // A move may read GM a store has not written yet (a copy of a stored result).
-    if (deferred_store_count != 0) land_stores_if([&](const Move& store) { return writes_sources_of(store, move); });
+    if (deferred_store_count != 0) {
+        land_stores_if([&](const Move& store) { return reads(move, store.begin, store.end); });
+    }
     write_out(move, reinterpret_cast<void*>(move.begin));
-}
-
-bool reads(const Move& move, std::uintptr_t begin, std::uintptr_t end) {
-    const std::uintptr_t bytes = move.end - move.begin;
-    const auto a = address(move.a);
-    if (a < end && begin < a + bytes) return true;
-    const auto b = address(move.b);
-    return move.b != nullptr && b < end && begin < b + bytes;
 }
 
 // Whether a move can be dropped unlanded when [begin, end) is overwritten: a copy inside the range.
@@ -167,7 +164,7 @@ void record_store(const Move& store) {
     // or reads, lands first.
     land_stores_if([&](const Move& other) {
         return overlaps(other, store.begin, store.end) || reads(other, store.begin, store.end) ||
-               writes_sources_of(other, store);
+               reads(store, other.begin, other.end);
     });
     std::vector<Move>& list = stores();
     if (!list.empty() && continues(list.back(), store)) {
