@@ -40,7 +40,9 @@ void write_out(const Move& move, void* to) {
     }
 }
 
-bool overlaps(const Move& move, std::uintptr_t begin, std::uintptr_t end) { return move.begin < end && begin < move.end; }
+bool overlaps(const Move& move, std::uintptr_t begin, std::uintptr_t end) {
+    return move.begin < end && begin < move.end;
+}
 
 // Whether a move or a store reads GM in [begin, end) (a store's destination, when asking whether
 // that store writes what this one reads).
