@@ -98,7 +98,8 @@ struct State {
     explicit State(const engine::RuntimeConfig& config)
         : runtime(config),
           primary_contexts(static_cast<std::size_t>(config.device_count)),
-          set_devices(new std::atomic<engine::Device*>[static_cast<std::size_t>(config.device_count)]()) {}
+          set_devices(new std::atomic<engine::Device*>[static_cast<std::size_t>(config.device_count)]()),
+          hardware_sync_areas(static_cast<std::size_t>(config.device_count), nullptr) {}
 
     engine::Runtime runtime;
     std::mutex devices_mutex;
@@ -106,6 +107,10 @@ struct State {
     // Per device id: the device while it is set, for the calls that name a device by its id
     // (reach_device); written under devices_mutex.
     std::unique_ptr<std::atomic<engine::Device*>[]> set_devices;
+    // Per device id: its hardware-sync area (aclrtGetHardwareSyncAddr), made on the first request while
+    // the device is set; under hardware_sync_mutex (hardware_sync.cpp).
+    std::mutex hardware_sync_mutex;
+    std::vector<void*> hardware_sync_areas;
     HandleTable<engine::Context, HandleTag::context> contexts;
     HandleTable<engine::Stream, HandleTag::stream> streams;
     HandleTable<engine::Event, HandleTag::event> events;
@@ -159,6 +164,11 @@ void drop_device(State& state, int32_t device_id, bool all);
 // runtime finalized: `ending` names which, for the waits it fails). Callbacks that no thread
 // processes run on the calling thread, so that no stream is left waiting for them.
 void release_device_objects(State& state, engine::Device& device, const char* ending);
+
+// The hardware-sync areas (hardware_sync.cpp): whether pointer is one (aclrtFree refuses it: the runtime
+// owns it), and forgetting a reset device's, whose memory goes with the device's other allocations.
+bool is_hardware_sync_area(State& state, const void* pointer);
+void forget_hardware_sync_area(State& state, int32_t device_id);
 
 // A stream's pending failure as the call's error.
 void check(const engine::Failure& failure);

@@ -76,6 +76,8 @@ void release_device_objects(State& state, engine::Device& device, const char* en
     contexts.clear();
     // Streams destroyed with aclrtDestroyStreamForce finish before the device's memory goes.
     device.primary_context().drain_retired();
+    // After the contexts: a call that reached the device through one may have made the area until then.
+    forget_hardware_sync_area(state, device.id());
 }
 
 }  // namespace canopy::api

@@ -254,6 +254,11 @@ aclError aclrtMemAllocManaged(void** ptr, uint64_t size, uint32_t flag) {
 aclError aclrtFree(void* devPtr) {
     return call("aclrtFree", [&] {
         require(devPtr, "devPtr");
+        if (is_hardware_sync_area(state(), devPtr)) {
+            fail(ACL_ERROR_RT_MEMORY_FREE, "devPtr " + describe(devPtr) +
+                                               " is a device's hardware sync address from aclrtGetHardwareSyncAddr, "
+                                               "which the runtime owns");
+        }
         if (!state().runtime.release_memory(devPtr, MemoryKind::device))
             fail(ACL_ERROR_RT_MEMORY_FREE, "devPtr " + describe(devPtr) + " is not a live allocation from aclrtMalloc");
     });

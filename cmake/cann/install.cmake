@@ -3,6 +3,9 @@
 #   <prefix>/set_env.sh, bin/setenv.bash       the environment (cmake/cann/setenv.bash)
 #   <prefix>/include                           acl/ headers and the kernel API (kernel_operator.h)
 #   <prefix>/lib64/libascendcl.so              the runtime; libacl_rt.so and libacl_rt_impl.so are the same library
+#   <prefix>/lib64/lib<name>.so                CANN's other host libraries: linker scripts naming libascendcl
+#                                              (api/CMakeLists.txt), libc_sec (securec.h) and libnnopbase
+#   <prefix>/<arch>-linux/devlib               libascend_hal.so, the runtime under the driver's name
 #   <prefix>/lib/cmake/canopy                 find_package(canopy CONFIG), with CMAKE_PREFIX_PATH=<prefix>
 #   <prefix>/lib64/pkgconfig/canopy.pc         pkg-config
 #   <prefix>/tikcpp/ascendc_kernel_cmake       ascendc.cmake (ascendc_library and companions)
@@ -22,6 +25,13 @@ foreach(alias libacl_rt.so libacl_rt_impl.so)
   file(CREATE_LINK libascendcl.so.${PROJECT_VERSION_MAJOR} ${PROJECT_BINARY_DIR}/${alias} SYMBOLIC)
   install(FILES ${PROJECT_BINARY_DIR}/${alias} DESTINATION ${CANOPY_INSTALL_LIBDIR})
 endforeach()
+# CANN keeps the driver's libascend_hal in <arch>-linux/devlib, where catlass's examples link it from. On
+# Canopy the runtime is the whole device stack: the name is libascendcl's, linked by a relative path so
+# that the prefix stays relocatable.
+set(canopy_devlib_dir ${CMAKE_SYSTEM_PROCESSOR}-linux/devlib)
+file(CREATE_LINK ../../${CANOPY_INSTALL_LIBDIR}/libascendcl.so.${PROJECT_VERSION_MAJOR}
+  ${PROJECT_BINARY_DIR}/devlib/libascend_hal.so SYMBOLIC)
+install(FILES ${PROJECT_BINARY_DIR}/devlib/libascend_hal.so DESTINATION ${canopy_devlib_dir})
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/api/include/ ${PROJECT_SOURCE_DIR}/kernels/include/ DESTINATION include)
 # The error vocabulary (acl/error_codes), which the engine owns and acl_base.h includes.
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/engine/include/acl DESTINATION include)
