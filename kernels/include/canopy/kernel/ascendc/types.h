@@ -10,31 +10,7 @@
 #include "canopy/kernel/ascendc/half.h"
 #include "canopy/kernel/block.h"
 
-// ---------------------------------------------------------------------------------------------
-// Qualifiers. On the NPU they select the core type, the address space or the hardware pipe an
-// intrinsic runs on; a CPU has one address space and runs a block's instructions in order, so they
-// carry no meaning here. `__cube__` and `__mix__(aic, aiv)` do, but as text: canopy_add_kernels
-// reads them beside __global__ and registers the kernel with those cores (CANOPY_KERNEL_CORES). `__inline__` is deliberately not redefined: g++ already reads it as the
-// GNU spelling of `inline`, which is what Ascend C means by it, and redefining a keyword would
-// change the meaning of system headers included afterwards.
-// ---------------------------------------------------------------------------------------------
-#define __global__
-#define __aicore__
-#define __vector__
-#define __cube__
-#define __mix__(...)
-#define __gm__
-#define __ubuf__
-#define __cbuf__
-#define __ca__
-#define __cb__
-#define __cc__
-#define __fbuf__
-#define __sync_alias__
-#define __sync_noalias__
-#define __inout_pipe__(pipe)
-#define __in_pipe__(pipe)
-#define __out_pipe__(pipe)
+#include "canopy/kernel/ascendc/qualifiers.h"
 
 // The modelled part is an Atlas A2 (arch 2201); kernel sources select their A2 code paths with it.
 #ifndef __NPU_ARCH__
@@ -220,13 +196,17 @@ const uint32_t ONE_BLK_HALF_NUM = ONE_BLK_SIZE / B16_BYTE_SIZE;
 const uint32_t ONE_BLK_FLOAT_NUM = ONE_BLK_SIZE / B32_BYTE_SIZE;
 constexpr size_t RESERVED_WORKSPACE = 16 * 1024 * 1024;
 
-// Capacities of the modelled core (Atlas A2). The UB size is the launch's (current_block().ub_bytes).
+// Capacities of the modelled core (Atlas A2), as CANN's CPU model of dav-2201 sizes them
+// (asc-devkit impl/basic_api/utils/kernel_utils_mode_cpu.h, bufferInitLen) and the Ascend910B
+// platform files list them ([AICoreSpec] l1_size, l0_a_size, l0_b_size, l0_c_size, bt_size; the
+// fixpipe buffer is fb0_size + fb1_size + fb2_size + fb3_size = 2 + 1 + 2 + 2 KiB). The UB size is
+// the launch's (current_block().ub_bytes, 192 KiB by default: ub_size).
 constexpr std::size_t L1_BYTES = 512 * 1024;
 constexpr std::size_t L0A_BYTES = 64 * 1024;
 constexpr std::size_t L0B_BYTES = 64 * 1024;
 constexpr std::size_t L0C_BYTES = 128 * 1024;
-constexpr std::size_t BIAS_TABLE_BYTES = 1024;      // C2: Mmad's bias row
-constexpr std::size_t FIXPIPE_BUFFER_BYTES = 4096;  // C2PIPE2GM: Fixpipe's quantization words
+constexpr std::size_t BIAS_TABLE_BYTES = 1024;          // C2: Mmad's bias row
+constexpr std::size_t FIXPIPE_BUFFER_BYTES = 7 * 1024;  // C2PIPE2GM: Fixpipe's quantization words
 
 // The physical memory behind a logical position (the A2 mapping).
 constexpr Hardware GetPhyType(TPosition position) {
