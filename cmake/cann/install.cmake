@@ -29,6 +29,7 @@ endforeach()
 # Canopy the runtime is the whole device stack: the name is libascendcl's, linked by a relative path so
 # that the prefix stays relocatable.
 set(canopy_devlib_dir ${CMAKE_SYSTEM_PROCESSOR}-linux/devlib)
+file(MAKE_DIRECTORY ${PROJECT_BINARY_DIR}/devlib)
 file(CREATE_LINK ../../${CANOPY_INSTALL_LIBDIR}/libascendcl.so.${PROJECT_VERSION_MAJOR}
   ${PROJECT_BINARY_DIR}/devlib/libascend_hal.so SYMBOLIC)
 install(FILES ${PROJECT_BINARY_DIR}/devlib/libascend_hal.so DESTINATION ${canopy_devlib_dir})
