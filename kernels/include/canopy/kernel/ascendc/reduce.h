@@ -130,6 +130,19 @@ inline void require_reduce_type() {
                   "the vector unit's reductions work on half and float");
 }
 
+// The destination of a per-repeat or per-block reduction: a UB tensor aligned as the A2 writes its
+// results (CANN's checks: an element for a repeat's sum, a (value, index) pair for its extreme, 8
+// elements for one repeat's block results), not necessarily to 32 bytes.
+template <typename T>
+inline void require_reduce_dst(const AscendC::LocalTensor<T>& dst, const char* api, uint64_t alignment) {
+    require_memory(dst, AscendC::Hardware::UB, api, "dst");
+    const auto address = reinterpret_cast<std::uintptr_t>(dst.address());
+    if (address % alignment != 0) [[unlikely]] {
+        fail_misuse(api, "dst starts ", address % AscendC::ONE_BLK_SIZE, " bytes past a 32-byte boundary; this API "
+                    "needs it ", alignment, "-byte aligned");
+    }
+}
+
 // ---- Whole-tensor reductions -----------------------------------------------------------------
 
 template <typename T>
@@ -204,7 +217,7 @@ inline void reduce_repeat(VectorInstruction&& instruction, const AscendC::LocalT
                           int64_t srcRepStride, AscendC::ReduceOrder order) {
     require_reduce_type<T>();
     const char* api = instruction.api();
-    require_vector_tensor(dst, api, "dst");
+    require_reduce_dst(dst, api, (kType == AscendC::ReduceType::SUM ? 1 : 2) * sizeof(T));
     const auto source = instruction.operand("src", Access::read, src, {srcBlkStride, srcRepStride});
     instruction.issue();
     const bool pair = kType != AscendC::ReduceType::SUM && (order == AscendC::ReduceOrder::ORDER_VALUE_INDEX ||
@@ -241,7 +254,7 @@ inline void reduce_data_block(VectorInstruction&& instruction, const AscendC::Lo
                               int64_t srcRepStride) {
     require_reduce_type<T>();
     const char* api = instruction.api();
-    require_vector_tensor(dst, api, "dst");
+    require_reduce_dst(dst, api, AscendC::DEFAULT_BLK_NUM * sizeof(T));
     const auto source = instruction.operand("src", Access::read, src, {srcBlkStride, srcRepStride});
     instruction.issue();
     constexpr int64_t per_block = block_elements<T>;
@@ -461,5 +474,95 @@ __aicore__ inline void ReducePairElem(const LocalTensor<T>& dst, const LocalTens
     reduce_pair_elem(masked_instruction<isSetMask>("ReducePairElem", sizeof(U), mask, repeatTime), dst, src,
                      dstRepStride, srcBlkStride, srcRepStride);
 }
+
+
+// ---- The names CANN 9.0 and earlier give these instructions ------------------------------------
+// BlockReduceSum / Max / Min are ReduceDataBlock, PairReduceSum is ReducePairElem (repeatTime before
+// the mask); WholeReduceSum / Max / Min are ReduceRepeat; RepeatReduceSum is ReduceRepeat<SUM> with
+// the mask a count of leading elements and a dstBlkStride the A2 ignores (asc-devkit 18a4cb649^,
+// include/basic_api/kernel_operator_vec_reduce_intf.h and dav_c220/kernel_operator_vec_reduce_impl.h).
+
+#define CANOPY_BLOCK_REDUCE(name, type)                                                                           \
+    template <typename T, bool isSetMask = true>                                                                  \
+    __aicore__ inline void name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,   \
+                                const int32_t mask, const int32_t dstRepStride, const int32_t srcBlkStride,       \
+                                const int32_t srcRepStride) {                                                     \
+        using namespace canopy::kernel::ascendc;                                                                  \
+        reduce_data_block<type>(masked_instruction<isSetMask>(#name, sizeof(T), static_cast<uint64_t>(mask),      \
+                                                              repeatTime),                                        \
+                                dst, src, dstRepStride, srcBlkStride, srcRepStride);                              \
+    }                                                                                                             \
+    template <typename T, bool isSetMask = true>                                                                  \
+    __aicore__ inline void name(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,   \
+                                const uint64_t mask[], const int32_t dstRepStride, const int32_t srcBlkStride,    \
+                                const int32_t srcRepStride) {                                                     \
+        using namespace canopy::kernel::ascendc;                                                                  \
+        reduce_data_block<type>(masked_instruction<isSetMask>(#name, sizeof(T), mask, repeatTime), dst, src,      \
+                                dstRepStride, srcBlkStride, srcRepStride);                                        \
+    }
+
+CANOPY_BLOCK_REDUCE(BlockReduceSum, ReduceType::SUM)
+CANOPY_BLOCK_REDUCE(BlockReduceMax, ReduceType::MAX)
+CANOPY_BLOCK_REDUCE(BlockReduceMin, ReduceType::MIN)
+#undef CANOPY_BLOCK_REDUCE
+
+template <typename T, bool isSetMask = true>
+__aicore__ inline void PairReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,
+                                     const int32_t mask, const int32_t dstRepStride, const int32_t srcBlkStride,
+                                     const int32_t srcRepStride) {
+    using namespace canopy::kernel::ascendc;
+    reduce_pair_elem(masked_instruction<isSetMask>("PairReduceSum", sizeof(T), static_cast<uint64_t>(mask), repeatTime),
+                     dst, src, dstRepStride, srcBlkStride, srcRepStride);
+}
+
+template <typename T, bool isSetMask = true>
+__aicore__ inline void PairReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,
+                                     const uint64_t mask[], const int32_t dstRepStride, const int32_t srcBlkStride,
+                                     const int32_t srcRepStride) {
+    using namespace canopy::kernel::ascendc;
+    reduce_pair_elem(masked_instruction<isSetMask>("PairReduceSum", sizeof(T), mask, repeatTime), dst, src,
+                     dstRepStride, srcBlkStride, srcRepStride);
+}
+
+template <typename T, bool isSetMask = true>
+__aicore__ inline void RepeatReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, const int32_t repeatTime,
+                                       const int32_t mask, const int32_t dstBlkStride, const int32_t srcBlkStride,
+                                       const int32_t dstRepStride, const int32_t srcRepStride) {
+    using namespace canopy::kernel::ascendc;
+    static_cast<void>(dstBlkStride);  // one result per repeat: the A2's vcadd has no destination block stride
+    reduce_repeat<ReduceType::SUM>(
+        masked_instruction<isSetMask>("RepeatReduceSum", sizeof(T), static_cast<uint64_t>(mask), repeatTime), dst,
+        src, dstRepStride, srcBlkStride, srcRepStride, ReduceOrder::ORDER_VALUE_INDEX);
+}
+
+#define CANOPY_WHOLE_REDUCE_SUM(MaskType)                                                                          \
+    template <typename T, bool isSetMask = true>                                                                  \
+    __aicore__ inline void WholeReduceSum(const LocalTensor<T>& dst, const LocalTensor<T>& src, MaskType mask,    \
+                                          const int32_t repeatTime, const int32_t dstRepStride,                   \
+                                          const int32_t srcBlkStride, const int32_t srcRepStride) {               \
+        using namespace canopy::kernel::ascendc;                                                                  \
+        reduce_repeat<ReduceType::SUM>(masked_instruction<isSetMask>("WholeReduceSum", sizeof(T), mask, repeatTime), \
+                                       dst, src, dstRepStride, srcBlkStride, srcRepStride,                        \
+                                       ReduceOrder::ORDER_VALUE_INDEX);                                           \
+    }
+
+#define CANOPY_WHOLE_REDUCE_EXTREME(name, type, MaskType)                                                          \
+    template <typename T, bool isSetMask = true>                                                                  \
+    __aicore__ inline void name(const LocalTensor<T>& dst, const LocalTensor<T>& src, MaskType mask,              \
+                                const int32_t repeatTime, const int32_t dstRepStride, const int32_t srcBlkStride, \
+                                const int32_t srcRepStride, ReduceOrder order = ReduceOrder::ORDER_VALUE_INDEX) { \
+        using namespace canopy::kernel::ascendc;                                                                  \
+        reduce_repeat<type>(masked_instruction<isSetMask>(#name, sizeof(T), mask, repeatTime), dst, src,          \
+                            dstRepStride, srcBlkStride, srcRepStride, order);                                     \
+    }
+
+CANOPY_WHOLE_REDUCE_SUM(const uint64_t*)
+CANOPY_WHOLE_REDUCE_SUM(const int32_t)
+CANOPY_WHOLE_REDUCE_EXTREME(WholeReduceMax, ReduceType::MAX, const uint64_t*)
+CANOPY_WHOLE_REDUCE_EXTREME(WholeReduceMax, ReduceType::MAX, const int32_t)
+CANOPY_WHOLE_REDUCE_EXTREME(WholeReduceMin, ReduceType::MIN, const uint64_t*)
+CANOPY_WHOLE_REDUCE_EXTREME(WholeReduceMin, ReduceType::MIN, const int32_t)
+#undef CANOPY_WHOLE_REDUCE_SUM
+#undef CANOPY_WHOLE_REDUCE_EXTREME
 
 }  // namespace AscendC
