@@ -319,6 +319,62 @@ __aicore__ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src
                         scalarValue, UnaryRepeatParams{});
 }
 
+// ---- dst = src0 * src1 + dst (the sources may be half while dst is float) ----------------------
+
+namespace canopy_detail {
+template <typename T, typename U>
+inline void mul_add_dst(canopy::kernel::ascendc::VectorInstruction instruction, const LocalTensor<T>& dst,
+                        const LocalTensor<U>& src0, const LocalTensor<U>& src1, const BinaryRepeatParams& params) {
+    using namespace canopy::kernel::ascendc;
+    static_assert((std::is_same_v<T, half> || std::is_same_v<T, float>) &&
+                      (std::is_same_v<U, half> || std::is_same_v<U, float>) && sizeof(T) >= sizeof(U),
+                  "MulAddDst takes half sources into a half or float dst, or float sources into a float dst");
+    using Compute = compute_t<T>;
+    instruction.require_dst_block_stride(params.dstBlkStride);
+    const auto a = instruction.operand("src0", Access::read, src0, src0_strides(params));
+    const auto b = instruction.operand("src1", Access::read, src1, src1_strides(params));
+    const auto out = instruction.operand("dst", Access::read_write, dst, dst_strides(params));
+    instruction.run([&](int64_t repeat, int64_t slot, int64_t length) {
+        T* target = out.at(repeat, slot);
+        store_elements(target, length,
+                       read_run(a.at(repeat, slot), length).template cast<Compute>() *
+                               read_run(b.at(repeat, slot), length).template cast<Compute>() +
+                           read_run(target, length));
+    });
+}
+}  // namespace canopy_detail
+
+// A repeat holds the elements of a dst repeat: with a float dst, 64 half source elements (4 blocks).
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,
+                                 const uint64_t mask[], const uint8_t repeatTime,
+                                 const BinaryRepeatParams& repeatParams) {
+    canopy_detail::mul_add_dst(
+        canopy::kernel::ascendc::masked_instruction<isSetMask>("MulAddDst", sizeof(T), mask, repeatTime), dst, src0,
+        src1, repeatParams);
+}
+
+template <typename T, typename U, bool isSetMask = true>
+__aicore__ inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,
+                                 uint64_t mask, const uint8_t repeatTime, const BinaryRepeatParams& repeatParams) {
+    canopy_detail::mul_add_dst(
+        canopy::kernel::ascendc::masked_instruction<isSetMask>("MulAddDst", sizeof(T), mask, repeatTime), dst, src0,
+        src1, repeatParams);
+}
+
+// The first `count` elements of each operand: the sources' repeats are as long as dst's.
+template <typename T, typename U>
+__aicore__ inline void MulAddDst(const LocalTensor<T>& dst, const LocalTensor<U>& src0, const LocalTensor<U>& src1,
+                                 const int32_t& count) {
+    constexpr auto src_repeat_stride =
+        static_cast<uint8_t>(canopy::kernel::ascendc::repeat_elements<T> * sizeof(U) / ONE_BLK_SIZE);
+    BinaryRepeatParams params;
+    params.src0RepStride = params.src1RepStride = src_repeat_stride;
+    canopy_detail::mul_add_dst(
+        canopy::kernel::ascendc::VectorInstruction::first_elements("MulAddDst", sizeof(T), count), dst, src0, src1,
+        params);
+}
+
 // ---- dst = scalar ------------------------------------------------------------------------------
 
 namespace canopy_detail {
