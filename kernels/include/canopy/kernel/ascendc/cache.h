@@ -76,3 +76,11 @@ __aicore__ inline void ICachePreLoad(const int64_t preFetchLen) {
 }
 
 }  // namespace AscendC
+
+// The CCE intrinsic behind ICachePreLoad (catlass's MLA kernels call it directly): a hint to fetch
+// the next `preFetchLen` instruction cache lines, which a CPU runs without.
+__aicore__ inline void icache_preload(const int64_t preFetchLen) {
+    if (preFetchLen < 0) [[unlikely]] {
+        canopy::kernel::ascendc::fail_misuse("icache_preload", "preFetchLen ", preFetchLen, " is negative");
+    }
+}

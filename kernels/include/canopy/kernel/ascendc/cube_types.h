@@ -20,6 +20,7 @@
 #include "canopy/kernel/ascendc/instruction.h"
 #include "canopy/kernel/ascendc/local_memory.h"
 #include "canopy/kernel/ascendc/local_tensor.h"
+#include "canopy/kernel/ascendc/system.h"
 #include "canopy/kernel/ascendc/types.h"
 
 namespace canopy::kernel::ascendc {
@@ -46,6 +47,11 @@ struct int4b_t {
     __aicore__ inline int4b_t() = default;
     __aicore__ inline int4b_t(int32_t value) : storage(uint8_t(value) & 0xF) {}
     __aicore__ inline operator int32_t() const { return (storage & 0x8) ? int32_t(storage) - 16 : int32_t(storage); }
+};
+
+template <>
+struct SizeOfBits<int4b_t> {
+    static constexpr uint32_t value = 4;
 };
 
 struct LoadData2DParams {
@@ -370,6 +376,8 @@ struct CubeRegisters {
     const uint64_t* quant_vector = nullptr;  // SetFixPipeConfig: one quantization word per output column
     uint32_t quant_vector_length = 0;
     bool relu_vector = false;
+    bool hf32 = false;              // SetHF32Mode: Mmad rounds float inputs to HF32 first
+    bool hf32_ties_away = false;    // SetHF32TransMode: ties round away from zero (else to even)
     uint16_t nd_num = 1;  // SetFixpipeNz2ndFlag
     uint16_t src_nd_stride = 0;
     uint32_t dst_nd_stride = 0;

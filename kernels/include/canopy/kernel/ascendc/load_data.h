@@ -459,6 +459,12 @@ __aicore__ inline void SetFmatrix(uint16_t l1H, uint16_t l1W, const uint8_t padL
     std::copy(padList, padList + PAD_SIZE, fmatrix.padList);
 }
 
+// The dav-2201 form of SetFmatrix (dav_c220/kernel_operator_mm_impl.h): set_fmatrix, the left
+// feature map, which the LoadData3D forms use when their isSetFMatrix is false.
+__aicore__ inline void Load3DSetFMatrixCal(uint16_t l1H, uint16_t l1W, const uint8_t padList[4]) {
+    SetFmatrix(l1H, l1W, padList, FmatrixMode::FMATRIX_LEFT);
+}
+
 // The padding element the img2col loads use when their isSetPadding is false.
 template <typename T>
 __aicore__ inline void SetLoadDataPaddingValue(const T padValue) {

@@ -6,6 +6,7 @@
 // bias tensor in C2), or what L0C holds. Every overload goes through canopy::kernel::ascendc::mmad.
 #include <algorithm>
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
 #include <Eigen/Core>
@@ -17,6 +18,22 @@
 #include "canopy/kernel/ascendc/types.h"
 
 namespace canopy::kernel::ascendc {
+
+// A float rounded to HF32, the A2 cube's reduced float: float's sign and exponent with 11 mantissa
+// bits (CANN's --allow_hf32 documentation), to the nearest, ties to even or away from zero (the
+// Matmul SetHF32 transMode 0 / 1). An overflow rounds up to infinity; inf and NaN stay.
+inline float round_to_hf32(float value, bool ties_away) {
+    constexpr uint32_t kDropped = 23 - 11;
+    constexpr uint32_t kHalf = uint32_t(1) << (kDropped - 1);
+    uint32_t bits;
+    std::memcpy(&bits, &value, sizeof(bits));
+    if ((bits & 0x7F800000u) == 0x7F800000u) return value;
+    const uint32_t kept_lsb = (bits >> kDropped) & 1u;
+    bits += ties_away ? kHalf : kHalf - 1 + kept_lsb;
+    bits &= ~((uint32_t(1) << kDropped) - 1);
+    std::memcpy(&value, &bits, sizeof(bits));
+    return value;
+}
 
 // The accumulator type of the cube unit for inputs of type T.
 template <typename T>
@@ -130,6 +147,14 @@ inline void mmad(const AscendC::LocalTensor<Accumulator>& dst, const AscendC::Lo
                 scratch.b.template block<c0, 16>(kb * c0, nb * 16) =
                     Fractal(b + (kb * n_fractals + nb) * 16 * c0).transpose().template cast<Accumulator>();
             }
+        }
+    }
+    if constexpr (std::is_same_v<Input, float>) {
+        const CubeRegisters& registers = cube_registers();
+        if (registers.hf32) {
+            const auto round = [&](float x) { return round_to_hf32(x, registers.hf32_ties_away); };
+            scratch.a.topLeftCorner(p.m, p.k) = scratch.a.topLeftCorner(p.m, p.k).unaryExpr(round);
+            scratch.b.topLeftCorner(p.k, p.n) = scratch.b.topLeftCorner(p.k, p.n).unaryExpr(round);
         }
     }
     scratch.product.noalias() = scratch.a.topLeftCorner(p.m, p.k) * scratch.b.topLeftCorner(p.k, p.n);
@@ -284,5 +309,28 @@ __aicore__ inline void MmadWithSparse(const LocalTensor<T>& dst, const LocalTens
                   "MmadWithSparse multiplies int8_t into int32_t");
     canopy::kernel::ascendc::mmad_sparse(dst, fm, filter, mmadParams);
 }
+
+// ---- Mmad's modes (CANN's kernel_operator_mm_intf.h) --------------------------------------------
+
+enum class HF32Mode { ENABLE, DISABLE };
+enum class HF32TransMode { NEAREST_ZERO, NEAREST_EVEN };
+
+// Whether Mmad rounds float inputs to HF32 before multiplying; the mode stays for the core's later
+// Mmads (a CTRL register bit on the NPU, which InitSocState does not reset).
+__aicore__ inline void SetHF32Mode(bool hf32Mode) { canopy::kernel::ascendc::cube_registers().hf32 = hf32Mode; }
+__aicore__ inline void SetHF32Mode(HF32Mode mode) { SetHF32Mode(mode == HF32Mode::ENABLE); }
+
+// How that rounding breaks ties: true (NEAREST_ZERO) away from zero, false (NEAREST_EVEN) to even.
+__aicore__ inline void SetHF32TransMode(bool hf32TransMode) {
+    canopy::kernel::ascendc::cube_registers().hf32_ties_away = hf32TransMode;
+}
+__aicore__ inline void SetHF32TransMode(HF32TransMode mode) { SetHF32TransMode(mode == HF32TransMode::NEAREST_ZERO); }
+
+// The order in which the cube produces an Mmad's results (N before M when true). Each result is the
+// same sum whichever comes first, and the pipe model orders Mmad as one instruction, so the order
+// leaves nothing for Canopy to change.
+__aicore__ inline void SetMMLayoutTransform(bool mmLayoutMode) { static_cast<void>(mmLayoutMode); }
+__aicore__ inline void SetMMRowMajor() { SetMMLayoutTransform(true); }
+__aicore__ inline void SetMMColumnMajor() { SetMMLayoutTransform(false); }
 
 }  // namespace AscendC

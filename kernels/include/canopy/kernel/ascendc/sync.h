@@ -334,4 +334,26 @@ __aicore__ inline void SyncAll(const GlobalTensor<int32_t>& gmWorkspace, const L
     canopy::kernel::sync_all();
 }
 
+// The base address in GM of the A2's FFTS cross-core flags (set_ffts_base_addr), which a mix kernel
+// sets before its CrossCoreSetFlag / SyncAll; catlass's kernel adapter passes the host's
+// aclrtGetHardwareSyncAddr. Canopy's cross-core flags are counters of the launch's group
+// (cross_core.h), which need no memory of their own: there is nothing to point at it.
+__aicore__ inline void SetSyncBaseAddr(uint64_t config) { static_cast<void>(config); }
+
 }  // namespace AscendC
+
+// The CCE intrinsic PipeBarrier is built on, taking its pipe as an argument: PIPE_ALL orders every
+// instruction issued so far before every later one; a barrier on one of the A2's pipes orders
+// nothing the pipe model tracks, as PipeBarrier<pipe>. PIPE_S, which the A2's PipeBarrier refuses,
+// and values that are no pipe of the A2 fail the launch.
+__aicore__ inline void pipe_barrier(pipe_t pipe) {
+    if (pipe == PIPE_ALL) {
+        canopy::kernel::pipe_barrier_all();
+        return;
+    }
+    if (pipe == PIPE_S) [[unlikely]] {
+        canopy::kernel::ascendc::fail_misuse("pipe_barrier", "PIPE_S is not a pipe the A2 can barrier: the scalar "
+                                             "pipe is ordered by the hardware");
+    }
+    canopy::kernel::ascendc::require_pipe(pipe, "pipe_barrier");
+}

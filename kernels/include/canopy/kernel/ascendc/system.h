@@ -72,6 +72,21 @@ __aicore__ inline void InitSocState() {
     block.vector = canopy::kernel::VectorRegisters{};
 }
 
+// The CTRL register's bits as kernels may read and write them. The A2 allows CTRL[48] only (CANN's
+// CheckCtrlSprBitRange for dav-2201): the float overflow mode, 0 saturating inf / NaN results, 1
+// keeping them. It is the block's saturation mode the vector instructions apply (eigen_map.h).
+template <int8_t startBit, int8_t endBit>
+__aicore__ static inline void SetCtrlSpr(int64_t value) {
+    static_assert(startBit == 48 && endBit == 48, "startBit and endBit must be both 48 on the A2");
+    canopy::kernel::current_block().saturates = (value & 1) == 0;
+}
+
+template <int8_t startBit, int8_t endBit>
+__aicore__ static inline int64_t GetCtrlSpr() {
+    static_assert(startBit == 48 && endBit == 48, "startBit and endBit must be both 48 on the A2");
+    return canopy::kernel::current_block().saturates ? 0 : 1;
+}
+
 // Task-level ordering between consecutive kernels of a stream: the stream already starts a launch
 // only once the previous one has ended, so the early start these allow never happens and there is
 // nothing left to wait for.
@@ -88,6 +103,17 @@ __aicore__ inline uint32_t Ceil(uint32_t a, uint32_t b) { return (a + b - 1) / b
 __aicore__ inline int32_t CeilDivision(int32_t num1, int32_t num2) {
     return num2 == 0 ? 0 : (num1 + num2 - 1) / num2;
 }
+
+// The bits an element of T occupies (CANN's kernel_utils_constants.h: int4b_t packs two to a byte).
+template <typename T>
+struct SizeOfBits {
+    static constexpr uint32_t value = sizeof(T) * 8;
+};
+
+// A bfloat16_t scalar as a float: its bits are a float's upper half, so the conversion is exact.
+__aicore__ inline float Cast(const bfloat16_t& bVal) { return static_cast<float>(bVal); }
+// ToFloat is Cast's name before CANN 9.1 (kernel_scalar_convert.h).
+__aicore__ inline float ToFloat(const bfloat16_t& bVal) { return Cast(bVal); }
 
 // Type traits in Ascend C's spelling.
 using TrueType = std::true_type;
