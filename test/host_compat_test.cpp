@@ -240,7 +240,8 @@ TEST_CASE("fp16_t arithmetic rounds the exact result once, and compares as CANN'
         REQUIRE((a + b).val == reference(static_cast<_Float16>(p + q)));
         REQUIRE((a - b).val == reference(static_cast<_Float16>(p - q)));
         REQUIRE((a * b).val == reference(static_cast<_Float16>(p * q)));
-        if (!FP16_IS_ZERO(a.val) && !FP16_IS_ZERO(b.val)) REQUIRE((a / b).val == reference(static_cast<_Float16>(p / q)));
+        if (!FP16_IS_ZERO(a.val) && !FP16_IS_ZERO(b.val))
+            REQUIRE((a / b).val == reference(static_cast<_Float16>(p / q)));
         const float wide = std::ldexp(static_cast<float>(any_bits(random)) + 0.37f, static_cast<int>(i % 48) - 34);
         REQUIRE(fp16_t(wide).val == reference(static_cast<_Float16>(wide)));
 #else
@@ -286,7 +287,8 @@ TEST_CASE("bfloat16 rounds floats to nearest even and computes in float") {
 
 TEST_CASE("catlass's golden data: random fill, scaling and comparison in fp16_t and bfloat16") {
     std::vector<fp16_t> data(64);
-    for (auto& element : data) element = static_cast<fp16_t>(-5.0f + static_cast<float>(std::rand()) / RAND_MAX * 10.0f);
+    for (auto& element : data)
+        element = static_cast<fp16_t>(-5.0f + static_cast<float>(std::rand()) / RAND_MAX * 10.0f);
     const fp16_t alpha = static_cast<fp16_t>(1);
     const fp16_t two = static_cast<fp16_t>(2);
     for (auto& element : data) {

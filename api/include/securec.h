@@ -6,9 +6,12 @@
 #ifndef CANOPY_SECUREC_H
 #define CANOPY_SECUREC_H
 
+/* As CANN's (securectype.h), the C library's stdio, string and stdlib come with it; programs rely on that. */
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #ifndef EOK
 #define EOK 0

@@ -9,7 +9,9 @@ scratch="$(mktemp -d)"
 trap 'rm -rf "${scratch}"' EXIT
 
 cmake --install "${build_dir}" --prefix "${scratch}/installed" > "${scratch}/install.log"
-mv "${scratch}/installed" "${scratch}/moved"
+# Moved under a name with the CANN version, as catlass reads it from the path (see README).
+mkdir "${scratch}/moved"
+mv "${scratch}/installed" "${scratch}/moved/cann-9.1.0"
 # A clean environment: nothing of a CANN or Canopy set up before may leak in.
 env -u SOC_VERSION -u ASCENDC_CMAKE_DIR -u ASCEND_INSTALL_PATH -u ASCEND_TOOLKIT_HOME -u PKG_CONFIG_PATH \
-    ASCEND_HOME_PATH="${scratch}/moved" bash "${script_dir}/run.sh" "${scratch}/work"
+    ASCEND_HOME_PATH="${scratch}/moved/cann-9.1.0" bash "${script_dir}/run.sh" "${scratch}/work"

@@ -41,4 +41,20 @@ if [[ "${soc}" != "${SOC_VERSION}" ]]; then
     echo "[ERROR] aclrtGetSocName says ${soc}, setenv.bash exports SOC_VERSION=${SOC_VERSION}"
     exit 1
 fi
+# catlass's host side, linked with the libraries its examples link by name (the driver's from devlib)
+# and compiled as its get_cann_version_and_soc_name.cpp is, which needs a /cann-<version> prefix.
+if [[ "${ASCEND_HOME_PATH}" == */cann-* ]]; then
+    g++ -std=c++17 -Wall -Werror "${script_dir}/catlass_host.cpp" -o "${work_dir}/catlass_host" \
+        -I"${ASCEND_HOME_PATH}/include" -L"${ASCEND_HOME_PATH}/lib64" -L"${ASCEND_HOME_PATH}/$(uname -m)-linux/devlib" \
+        -lascendc_runtime -lruntime -lprofapi -lmmpa -lascend_dump -lc_sec -lerror_manager -lascendcl \
+        -ltiling_api -lnnopbase -lplatform -ldl -lascend_hal
+    expect_success "${work_dir}/catlass_host.log" "${work_dir}/catlass_host"
+    expected_version="${ASCEND_HOME_PATH##*/cann-}"
+    expected_version="${expected_version%%/*}"
+    if [[ "$(head -n1 "${work_dir}/catlass_host.log")" != "${expected_version} ${SOC_VERSION}" ]]; then
+        echo "[ERROR] catlass_host read \"$(head -n1 "${work_dir}/catlass_host.log")\"," \
+            "not \"${expected_version} ${SOC_VERSION}\""
+        exit 1
+    fi
+fi
 echo "[SUCCESS] install test passed against ${ASCEND_HOME_PATH}"

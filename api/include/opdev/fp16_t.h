@@ -99,8 +99,9 @@ inline double to_double(uint16_t bits) {
         std::memcpy(&result, &wide, sizeof result);
         return result;
     }
-    const double magnitude = exponent == 0 ? std::ldexp(static_cast<double>(mantissa), -24)
-                                           : std::ldexp(static_cast<double>(mantissa | 0x400), static_cast<int>(exponent) - 25);
+    const double magnitude = exponent == 0
+                                 ? std::ldexp(static_cast<double>(mantissa), -24)
+                                 : std::ldexp(static_cast<double>(mantissa | 0x400), static_cast<int>(exponent) - 25);
     return negative ? -magnitude : magnitude;
 }
 
@@ -169,9 +170,15 @@ public:
     constexpr tagFp16(const uint16_t& uiVal) : val(uiVal) {}
     tagFp16(const tagFp16& fp) : val(fp.val) {}
 
-    tagFp16 operator+(const tagFp16 fp) const { return bits(fp16_detail::to_double(val) + fp16_detail::to_double(fp.val)); }
-    tagFp16 operator-(const tagFp16 fp) const { return bits(fp16_detail::to_double(val) - fp16_detail::to_double(fp.val)); }
-    tagFp16 operator*(const tagFp16 fp) const { return bits(fp16_detail::to_double(val) * fp16_detail::to_double(fp.val)); }
+    tagFp16 operator+(const tagFp16 fp) const {
+        return bits(fp16_detail::to_double(val) + fp16_detail::to_double(fp.val));
+    }
+    tagFp16 operator-(const tagFp16 fp) const {
+        return bits(fp16_detail::to_double(val) - fp16_detail::to_double(fp.val));
+    }
+    tagFp16 operator*(const tagFp16 fp) const {
+        return bits(fp16_detail::to_double(val) * fp16_detail::to_double(fp.val));
+    }
     tagFp16 operator/(const tagFp16 fp) const { return tagFp16(fp16_detail::divide(val, fp.val)); }
     // As CANN's, the compound assignments return the new value, not a reference.
     tagFp16 operator+=(const tagFp16 fp) { return *this = *this + fp; }
