@@ -2,7 +2,8 @@
 # Installs the Debian 12 packages Canopy builds with, if any is missing. Needs root (or sudo).
 set -euo pipefail
 
-packages=(cmake g++ make pkg-config libtbb-dev libeigen3-dev nlohmann-json3-dev doctest-dev libbenchmark-dev)
+packages=(cmake g++ make pkg-config libtbb-dev libeigen3-dev nlohmann-json3-dev doctest-dev libbenchmark-dev
+          clang-16 libclang-16-dev libclang-cpp16-dev llvm-16-dev)
 missing=()
 for package in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$package" 2>/dev/null | grep -q "install ok installed" || missing+=("$package")

@@ -142,7 +142,7 @@ void launch_packed(State& state, const std::shared_ptr<KernelFunction>& function
     engine::Stream& target = target_stream(state, stream, "stream");
     if (registered->cooperative) check_cooperative_block_count(registered->name, num_blocks);
     const kernel::LaunchPlan plan{registered->name.c_str(), num_blocks, dyn_ubuf_bytes, registered->cooperative,
-                                  registered->symbol};
+                                  registered->cores, registered->symbol};
     // The call holds the kernel's record (its name is the operation's) and its library.
     if (device_args) {
         kernel::enqueue_launch(target, plan, kernel::KernelCall([registered, binary = function->binary, device_args] {
@@ -312,9 +312,13 @@ std::uint32_t canopy::kernel::launch(const LaunchRequest& request, KernelCall&& 
         State& s = state();
         check_block_count(request.kernel, request.num_blocks, ACL_ERROR_RT_PARAM_INVALID);
         engine::Stream& stream = target_stream(s, request.stream, "stream");
-        const bool cooperative = KernelRegistry::instance().cooperative(request.symbol);
+        const KernelRegistry& registry = KernelRegistry::instance();
+        const bool cooperative = request.site ? request.site->cooperative : registry.cooperative(request.symbol);
+        const KernelCores cores = request.site ? request.site->cores : registry.cores(request.symbol);
         if (cooperative) check_cooperative_block_count(request.kernel, request.num_blocks);
-        enqueue_launch(stream, LaunchPlan{request.kernel, request.num_blocks, request.dyn_ubuf_bytes, cooperative, request.symbol},
+        enqueue_launch(stream,
+                       LaunchPlan{request.kernel, request.num_blocks, request.dyn_ubuf_bytes, cooperative, cores,
+                                  request.symbol},
                        std::move(kernel_call));
     }));
 }

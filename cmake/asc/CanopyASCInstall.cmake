@@ -1,7 +1,8 @@
 # Installs the ASC package (included by the top-level CMakeLists.txt): under <libdir>/cmake/asc,
 # where find_package(ASC) finds it from CMAKE_PREFIX_PATH=<prefix>, the package config, the
-# language's modules, the canopy-asc driver and the kernel rewrite it runs. <libdir> is the
-# runtime's (CANOPY_INSTALL_LIBDIR, lib64 in the CANN layout).
+# language's modules and the canopy-asc driver (Canopy's kernel compiler; also installed as bisheng
+# where CANN installs bisheng). <libdir> is the runtime's (CANOPY_INSTALL_LIBDIR, lib64 in the CANN
+# layout).
 include(GNUInstallDirs)
 if(CANOPY_INSTALL_LIBDIR)
   set(CANOPY_ASC_LIBDIR "${CANOPY_INSTALL_LIBDIR}")
@@ -11,10 +12,11 @@ endif()
 set(_canopy_asc_destination "${CANOPY_ASC_LIBDIR}/cmake/asc")
 set(_canopy_asc_build "${PROJECT_BINARY_DIR}/asc")
 
-# What canopy-asc knows of the install: the way up to the prefix from its own folder, the host
-# compiler Canopy is built with, and the include folders of Eigen (the kernel headers compute with it).
+# What canopy-asc knows of the install: the way up to the prefix from its own folder, where the
+# launch rewrite is under the prefix, the clang that compiles kernels (kernels/compiler), and the
+# include folders of Eigen (the kernel headers compute with it).
 file(RELATIVE_PATH CANOPY_ASC_TO_PREFIX "/prefix/${_canopy_asc_destination}" "/prefix")
-set(CANOPY_ASC_HOST_COMPILER "${CMAKE_CXX_COMPILER}")
+set(CANOPY_LAUNCH_REWRITE "${CANOPY_COMPILER_BINDIR}/canopy-launch-rewrite")
 get_target_property(_canopy_asc_eigen Eigen3::Eigen INTERFACE_INCLUDE_DIRECTORIES)
 set(CANOPY_ASC_EXTRA_INCLUDES "")
 foreach(dir IN LISTS _canopy_asc_eigen)
@@ -23,9 +25,16 @@ endforeach()
 configure_file("${CMAKE_CURRENT_LIST_DIR}/canopy-asc.in" "${_canopy_asc_build}/canopy-asc" @ONLY)
 configure_file("${CMAKE_CURRENT_LIST_DIR}/asc-config.cmake.in" "${_canopy_asc_build}/asc-config.cmake" @ONLY)
 
-install(FILES "${_canopy_asc_build}/asc-config.cmake" "${CMAKE_CURRENT_LIST_DIR}/../CanopyKernelRewrite.cmake"
-  DESTINATION "${_canopy_asc_destination}")
+install(FILES "${_canopy_asc_build}/asc-config.cmake" DESTINATION "${_canopy_asc_destination}")
 install(PROGRAMS "${_canopy_asc_build}/canopy-asc" DESTINATION "${_canopy_asc_destination}")
+# bisheng where CANN's projects and scripts look for it: links to the driver, which finds the
+# prefix from its own real path.
+foreach(_canopy_bisheng_dir "${CANOPY_COMPILER_BINDIR}" "${CMAKE_SYSTEM_PROCESSOR}-linux/ccec_compiler/bin")
+  file(RELATIVE_PATH _canopy_bisheng_target "/prefix/${_canopy_bisheng_dir}" "/prefix/${_canopy_asc_destination}/canopy-asc")
+  install(CODE "
+    file(MAKE_DIRECTORY \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${_canopy_bisheng_dir}\")
+    file(CREATE_LINK \"${_canopy_bisheng_target}\" \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${_canopy_bisheng_dir}/bisheng\" SYMBOLIC)")
+endforeach()
 install(FILES
   "${CMAKE_CURRENT_LIST_DIR}/modules/CMakeDetermineASCCompiler.cmake"
   "${CMAKE_CURRENT_LIST_DIR}/modules/CMakeASCCompiler.cmake.in"
@@ -45,3 +54,5 @@ endforeach()
 unset(_canopy_asc_destination)
 unset(_canopy_asc_build)
 unset(_canopy_asc_eigen)
+unset(_canopy_bisheng_dir)
+unset(_canopy_bisheng_target)

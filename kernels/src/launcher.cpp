@@ -870,7 +870,7 @@ std::uint8_t blocks_at_once(const engine::Stream& stream, KernelCores cores) {
 }  // namespace
 
 void enqueue_launch(engine::Stream& stream, const LaunchPlan& plan, KernelCall&& call) {
-    const KernelCores cores = KernelRegistry::instance().cores(plan.symbol);
+    const KernelCores cores = plan.cores;
     stream.enqueue(engine::Operation{
         engine::OpKind::kernel, plan.num_blocks, plan.kernel,
         LaunchWork{std::move(call), plan.kernel, plan.dyn_ubuf_bytes,

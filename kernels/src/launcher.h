@@ -20,6 +20,7 @@ struct LaunchPlan {
     std::uint32_t num_blocks;
     std::uint32_t dyn_ubuf_bytes;
     bool cooperative;               // all blocks at once, one thread each (SyncAll)
+    KernelCores cores;              // the cores of each block
     const void* symbol = nullptr;   // the kernel's address, for the exception callbacks
 };
 

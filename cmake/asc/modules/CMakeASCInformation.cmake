@@ -109,7 +109,7 @@ set(_asc_compile_flags "${_asc_arch_flag} --run-mode=${CMAKE_ASC_RUN_MODE} -std=
 
 if(NOT CMAKE_ASC_COMPILE_OBJECT)
   set(CMAKE_ASC_COMPILE_OBJECT
-    "<CMAKE_ASC_COMPILER> --canopy-cmake=${CMAKE_COMMAND} ${_asc_compile_flags} <DEFINES> <INCLUDES> <FLAGS> -o <OBJECT> -c <SOURCE>")
+    "<CMAKE_ASC_COMPILER> ${_asc_compile_flags} <DEFINES> <INCLUDES> <FLAGS> -o <OBJECT> -c <SOURCE>")
 endif()
 if(NOT CMAKE_ASC_LINK_EXECUTABLE)
   set(CMAKE_ASC_LINK_EXECUTABLE

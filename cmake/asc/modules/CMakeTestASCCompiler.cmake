@@ -1,20 +1,18 @@
 # Checks once per build folder that the ASC compiler builds a program: a kernel with a launch,
-# compiled through the kernel rewrite and linked with the runtime. The kernel leaves out
-# kernel_operator.h (it only needs launch.h, which the driver force-includes) to keep the check
-# quick; __global__ is defined here for the same reason.
+# compiled through the launch rewrite and linked with the runtime.
 if(NOT CMAKE_ASC_COMPILER_WORKS)
   set(_asc_test_dir "${CMAKE_PLATFORM_INFO_DIR}/CMakeScratch/TestASC")
   file(MAKE_DIRECTORY "${_asc_test_dir}")
   file(WRITE "${_asc_test_dir}/test.asc" [=[
 #include "acl/acl.h"
-extern "C" __global__ void asc_test_kernel(int* out) { out[0] = 1; }
-int asc_test_launch(int* out, aclrtStream stream) { return asc_test_kernel<<<1, 0, stream>>>(out); }
+#include "kernel_operator.h"
+extern "C" __global__ __aicore__ void asc_test_kernel(int* out) { out[0] = 1; }
+void asc_test_launch(int* out, aclrtStream stream) { asc_test_kernel<<<1, 0, stream>>>(out); }
 int main() { return 0; }
 ]=])
   message(CHECK_START "Check for working ASC compiler: ${CMAKE_ASC_COMPILER}")
   execute_process(
-    COMMAND "${CMAKE_ASC_COMPILER}" "--canopy-cmake=${CMAKE_COMMAND}" --npu-arch=dav-2201
-            -D__global__= -c test.asc -o test.o
+    COMMAND "${CMAKE_ASC_COMPILER}" --npu-arch=dav-2201 -c test.asc -o test.o
     WORKING_DIRECTORY "${_asc_test_dir}"
     RESULT_VARIABLE _asc_compile_result OUTPUT_VARIABLE _asc_output ERROR_VARIABLE _asc_output)
   if(_asc_compile_result EQUAL 0)

@@ -16,6 +16,22 @@
 // This header is plain C++: no code generation. `<<<...>>>` is not C++, so canopy_add_kernels
 // copies such sources into the build folder with only the launch syntax rewritten into a
 // ChevronLaunch expression, and registers the kernels they define (CANOPY_REGISTER_KERNEL).
+#ifdef __CANOPY_LAUNCH_SCAN__
+// canopy-launch-rewrite parses a source as CUDA host code, the clang grammar with `<<<>>>`. One CPU
+// runs kernel and host code, so kernels may call any function: every function declared from here on
+// is host and device. The standard library comes first, whole, as host code: a function clang
+// declares implicitly (operator new, builtins) or that the library declares before the pragma may
+// not be redeclared after it. The configuration of a launch becomes a call of
+// __cudaPushCallConfiguration, declared for the parse (nothing compiles a call of it).
+#include <bits/stdc++.h>
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+#pragma clang force_cuda_host_device begin
+template <class... Configuration>
+int __cudaPushCallConfiguration(Configuration&&...);
+#endif
+
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -27,6 +43,7 @@
 #include <utility>
 
 #include "canopy/kernel/block.h"
+
 
 namespace canopy::kernel {
 
@@ -99,14 +116,24 @@ private:
     alignas(void*) unsigned char storage_[inline_capacity];
 };
 
+// What the kernel compiler knows of the kernels a `<<<>>>` launch site calls (canopy-launch-rewrite
+// writes it into the rewritten launch): the name as the site spells it, whether any of them waits for
+// other blocks (so all blocks run at once) and the cores of each block.
+struct ChevronSite {
+    const char* kernel;
+    bool cooperative;
+    KernelCores cores;
+};
+
 // What the launch forms hand to the launcher.
 struct LaunchRequest {
     const char* kernel;           // the kernel's name, with static storage duration
-    const void* symbol;           // the kernel function's address (to find a cooperative registration)
+    const void* symbol;           // the kernel function's address (to find its registration), or null
     std::uint32_t num_blocks;     // checked against [1, max_blocks]
     std::uint32_t dyn_ubuf_bytes; // added to the configured Unified Buffer size of every block
     void* stream;                 // aclrtStream; NULL is the current context's default stream
     const char* api;              // the launch form, naming the call in error messages
+    const ChevronSite* site = nullptr;  // a compiled launch site: its kernel traits, not the registry's
 };
 
 // Enqueues the launch on its stream. Returns ACL_SUCCESS (0) or the aclError that rejected it.
@@ -235,6 +262,64 @@ public:
 
 private:
     const char* name_;
+    std::uint32_t num_blocks_;
+    std::uint32_t dyn_ubuf_bytes_;
+    void* stream_;
+};
+
+namespace detail {
+
+// A `void*` launch argument for a __gm__ pointer parameter: CANN's launches take device memory from
+// aclrtMalloc for GM_ADDR (uint8_t*) or float* parameters, which C++ converts only explicitly.
+struct GmAddress {
+    void* address;
+    template <class T>
+    operator T*() const {
+        return static_cast<T*>(address);
+    }
+};
+struct ConstGmAddress {
+    const void* address;
+    template <class T>
+    operator const T*() const {
+        return static_cast<const T*>(address);
+    }
+};
+
+// What a compiled launch keeps of one argument until its blocks run: a copy, as a kernel call makes.
+template <class Argument>
+auto stored_argument(Argument&& argument) {
+    using A = std::decay_t<Argument>;
+    if constexpr (std::is_same_v<A, void*>) return GmAddress{argument};
+    else if constexpr (std::is_same_v<A, const void*>) return ConstGmAddress{argument};
+    else return A(std::forward<Argument>(argument));
+}
+
+}  // namespace detail
+
+// What canopy-launch-rewrite writes for `kernel<<<numBlocks, dynUBufSize, stream>>>(args...)`:
+// `::canopy::kernel::ChevronLaunchAt(site, [](auto&&... a) { kernel(a...); }, numBlocks, dynUBufSize,
+// stream)(args...)`, an expression yielding 0 or the aclError. The call inside the lambda is the
+// launch's own: the compiler resolves overloaded kernels and deduces template arguments from the
+// stored arguments as it did from the launch's.
+template <class Kernel>
+class ChevronLaunchAt {
+public:
+    ChevronLaunchAt(const ChevronSite& site, Kernel kernel, std::uint32_t numBlocks,
+                    DynamicUBufSize dynUBufSize = nullptr, void* stream = nullptr)
+        : site_(site), kernel_(kernel), num_blocks_(numBlocks), dyn_ubuf_bytes_(dynUBufSize.bytes), stream_(stream) {}
+
+    template <class... Arguments>
+    std::uint32_t operator()(Arguments&&... arguments) const {
+        auto stored = std::make_tuple(detail::stored_argument(std::forward<Arguments>(arguments))...);
+        Kernel kernel = kernel_;
+        LaunchRequest request{site_.kernel, nullptr, num_blocks_, dyn_ubuf_bytes_, stream_, "<<<>>>", &site_};
+        return launch(request, KernelCall([kernel, stored]() { std::apply(kernel, stored); }));
+    }
+
+private:
+    const ChevronSite& site_;
+    Kernel kernel_;
     std::uint32_t num_blocks_;
     std::uint32_t dyn_ubuf_bytes_;
     void* stream_;

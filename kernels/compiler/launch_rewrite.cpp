@@ -1,0 +1,504 @@
+// canopy-launch-rewrite: finds every `kernel<<<...>>>(...)` launch of a translation unit with clang's
+// own parser and writes the files that hold them, rewritten into C++, for the compile that follows.
+//
+//   canopy-launch-rewrite <overlay dir> <main source> -- <clang driver arguments...>
+//
+// The translation unit is parsed once as CUDA host code (the one clang mode whose grammar has
+// `<<<>>>`), with __CANOPY_LAUNCH_SCAN__ defined so that Canopy's headers spell __global__,
+// __cube__ and __mix__ as attributes clang keeps in the AST. Every launch is found wherever it is
+// written: in the source, in a header it includes, inside a template (once for the pattern, with the
+// kernels of all its instantiations), on an overloaded kernel or on a template whose arguments are
+// deduced. Each is rewritten in place, on its own line, as
+//
+//   ::canopy::kernel::ChevronLaunchAt(SITE, [](auto&&... a) { kernel(a...); }, numBlocks, ub, stream)(args)
+//
+// so that the compiler resolves the kernel exactly as it resolved the launch, and SITE carries what
+// the launch needs to know of the kernels it may call: the name, their cores (__cube__, __mix__) and
+// whether any of them waits for other blocks (SyncAll and the other cross-block waits, found by
+// walking the calls of every instantiated kernel body). Non-template kernels defined in the main
+// source are registered after their definitions (aclrtGetFuncBySymbol, aclrtBinaryGetFunction).
+//
+// Output: the rewritten files in <overlay dir> and <overlay dir>/overlay.yaml, a clang VFS overlay
+// that puts them in place of the originals (so __FILE__, diagnostics and debug information still
+// name the original file and line), or no overlay.yaml when nothing needed rewriting. Exit status
+// 1 with clang's diagnostics when the source does not parse.
+#include <clang/AST/ASTConsumer.h>
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/Attr.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/SourceManager.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Lex/Lexer.h>
+#include <clang/Lex/Preprocessor.h>
+#include <clang/Rewrite/Core/Rewriter.h>
+#include <clang/Tooling/Tooling.h>
+#include <llvm/Support/FileSystem.h>
+#include <llvm/Support/MemoryBuffer.h>
+#include <llvm/Support/VirtualFileSystem.h>
+#include <llvm/Support/Path.h>
+#include <llvm/Support/raw_ostream.h>
+
+#include <cctype>
+#include <cstdio>
+#include <fstream>
+#include <map>
+#include <memory>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace {
+
+using namespace clang;
+
+// Ascend C's calls that wait for other blocks or cores: a kernel reaching one runs all its blocks at
+// once (a cooperative launch), as on the NPU, where every block of such a kernel is resident.
+bool waits_for_other_blocks(const FunctionDecl& function) {
+    static const std::set<std::string> waits{"SyncAll", "IBWait", "WaitPreBlock", "CrossCoreWaitFlag", "GroupBarrier"};
+    const IdentifierInfo* id = function.getIdentifier();
+    if (id == nullptr || waits.count(id->getName().str()) == 0) return false;
+    const DeclContext* context = function.getDeclContext()->getEnclosingNamespaceContext();
+    const auto* ns = dyn_cast<NamespaceDecl>(context);
+    return ns != nullptr && ns->getName() == "AscendC";
+}
+
+// Whether a call path from `root` reaches a cross-block wait; the bodies are those Sema instantiated.
+class WaitFinder : public RecursiveASTVisitor<WaitFinder> {
+public:
+    bool reaches_wait(const FunctionDecl* root) {
+        visit_function(root);
+        return found_;
+    }
+    bool VisitCallExpr(CallExpr* call) {
+        if (const FunctionDecl* callee = call->getDirectCallee()) visit_function(callee);
+        return !found_;
+    }
+    bool VisitCXXConstructExpr(CXXConstructExpr* construct) {
+        visit_function(construct->getConstructor());
+        return !found_;
+    }
+
+private:
+    void visit_function(const FunctionDecl* function) {
+        if (function == nullptr || found_ || !seen_.insert(function).second) return;
+        if (waits_for_other_blocks(*function)) {
+            found_ = true;
+            return;
+        }
+        const FunctionDecl* definition = nullptr;
+        if (Stmt* body = function->getBody(definition)) TraverseStmt(body);
+    }
+    std::set<const FunctionDecl*> seen_;
+    bool found_ = false;
+};
+
+struct Cores {
+    int aic = 0;
+    int aiv = 1;
+    bool mix = false;
+};
+
+// Whether a kernel's own body registers a high-level Matmul (REGIST_MATMUL_OBJ, which expands to a
+// call of AscendC::InitCurObj).
+class MatmulRegistrationFinder : public RecursiveASTVisitor<MatmulRegistrationFinder> {
+public:
+    bool VisitCallExpr(CallExpr* call) {
+        const FunctionDecl* callee = call->getDirectCallee();
+        if (callee != nullptr && callee->getIdentifier() != nullptr && callee->getName() == "InitCurObj") found = true;
+        return !found;
+    }
+    bool found = false;
+};
+
+// The cores a kernel declares: __cube__ (one AIC), __mix__(aic, aiv), else one AIV; a kernel without
+// a qualifier that registers a high-level Matmul is a mix kernel, one AIC serving two AIVs, as CANN's
+// compiler makes it, unless the source makes the Matmul cube-only (ASCENDC_CUBE_ONLY).
+Cores cores_of(const FunctionDecl& kernel, ASTContext& context, bool cube_only) {
+    const FunctionDecl* pattern = kernel.getTemplateInstantiationPattern();
+    const FunctionDecl& declared = pattern != nullptr ? *pattern : kernel;
+    Cores cores;
+    for (const auto* annotation : declared.specific_attrs<AnnotateAttr>()) {
+        if (annotation->getAnnotation() == "canopy_cube") {
+            return Cores{1, 0, false};
+        } else if (annotation->getAnnotation() == "canopy_mix" && annotation->args_size() == 2) {
+            int counts[2] = {0, 0};
+            int i = 0;
+            for (Expr* arg : annotation->args()) {
+                if (auto value = arg->getIntegerConstantExpr(context)) counts[i] = static_cast<int>(value->getExtValue());
+                ++i;
+            }
+            cores = Cores{counts[0], counts[1], true};
+            return cores;
+        }
+    }
+    if (cores.aic == 0 && !cube_only && kernel.getBody() != nullptr) {
+        MatmulRegistrationFinder finder;
+        finder.TraverseStmt(kernel.getBody());
+        if (finder.found) cores = Cores{1, 2, true};
+    }
+    return cores;
+}
+
+std::string c_string_literal(const std::string& text) {
+    std::string out = "\"";
+    for (char c : text) {
+        if (c == '"' || c == '\\') out += '\\';
+        if (c == '\n') {
+            out += ' ';
+            continue;
+        }
+        out += c;
+    }
+    return out + "\"";
+}
+
+// One launch site: the text positions of the pattern, and the kernels its instantiations call.
+struct Site {
+    SourceLocation callee_begin;
+    SourceLocation open;   // `<<<`
+    SourceLocation close;  // `>>>`
+    std::string callee_text;
+    bool cooperative = false;
+    bool cores_known = false;
+    Cores cores;
+};
+
+class LaunchFinder : public RecursiveASTVisitor<LaunchFinder> {
+public:
+    LaunchFinder(ASTContext& context, bool cube_only, std::map<unsigned, Site>& sites,
+                 std::vector<std::string>& errors)
+        : context_(context), sources_(context.getSourceManager()), cube_only_(cube_only), sites_(sites),
+          errors_(errors) {}
+
+    bool shouldVisitTemplateInstantiations() const { return true; }
+
+    bool VisitCUDAKernelCallExpr(CUDAKernelCallExpr* launch) {
+        const CallExpr* config = launch->getConfig();
+        if (config == nullptr) return true;
+        SourceLocation open = config->getBeginLoc();
+        SourceLocation close = config->getRParenLoc();
+        SourceLocation callee_begin = launch->getCallee()->getBeginLoc();
+        if (open.isMacroID() || close.isMacroID() || callee_begin.isMacroID()) {
+            report(launch->getBeginLoc(), "a <<<>>> launch written inside a macro cannot be rewritten; write it out");
+            return true;
+        }
+        Site& site = sites_[open.getRawEncoding()];
+        if (site.callee_text.empty()) {
+            site.callee_begin = callee_begin;
+            site.open = open;
+            site.close = close;
+            site.callee_text = Lexer::getSourceText(CharSourceRange::getCharRange(callee_begin, open), sources_,
+                                                    context_.getLangOpts())
+                                   .str();
+        }
+        if (const FunctionDecl* kernel = launch->getDirectCallee()) {
+            if (!site.cooperative) site.cooperative = WaitFinder().reaches_wait(kernel);
+            Cores cores = cores_of(*kernel, context_, cube_only_);
+            if (!site.cores_known) {
+                site.cores = cores;
+                site.cores_known = true;
+            }
+        }
+        return true;
+    }
+
+private:
+    void report(SourceLocation at, const std::string& what) {
+        PresumedLoc where = sources_.getPresumedLoc(sources_.getExpansionLoc(at));
+        errors_.push_back(std::string(where.getFilename()) + ":" + std::to_string(where.getLine()) + ": error: " + what);
+    }
+    ASTContext& context_;
+    SourceManager& sources_;
+    bool cube_only_;
+    std::map<unsigned, Site>& sites_;
+    std::vector<std::string>& errors_;
+};
+
+// A __global__ function defined in the main source outside any template, to register.
+struct Definition {
+    SourceLocation end;  // the closing brace
+    std::string name;    // as the enclosing namespace names it
+    std::string pointer_type;
+    bool overloaded = false;
+    bool cooperative = false;
+    Cores cores;
+};
+
+class DefinitionFinder : public RecursiveASTVisitor<DefinitionFinder> {
+public:
+    DefinitionFinder(ASTContext& context, bool cube_only, std::vector<Definition>& definitions)
+        : context_(context), cube_only_(cube_only), definitions_(definitions) {}
+
+    bool VisitFunctionDecl(FunctionDecl* function) {
+        SourceManager& sources = context_.getSourceManager();
+        if (!function->hasAttr<CUDAGlobalAttr>() || !function->doesThisDeclarationHaveABody()) return true;
+        if (function->isTemplated() || function->getTemplateSpecializationKind() != TSK_Undeclared) return true;
+        if (!isa<NamespaceDecl, TranslationUnitDecl, LinkageSpecDecl>(function->getDeclContext())) return true;
+        SourceLocation end = function->getBodyRBrace();
+        if (end.isMacroID() || !sources.isInMainFile(end)) return true;
+        Definition definition;
+        definition.end = end;
+        definition.name = function->getNameAsString();
+        PrintingPolicy policy(context_.getLangOpts());
+        policy.FullyQualifiedName = true;
+        policy.SuppressScope = false;
+        policy.PrintCanonicalTypes = true;
+        definition.pointer_type = context_.getPointerType(function->getType()).getAsString(policy);
+        auto lookup = function->getDeclContext()->getRedeclContext()->lookup(function->getDeclName());
+        int overloads = 0;
+        for (const NamedDecl* found : lookup) {
+            if (isa<FunctionDecl, FunctionTemplateDecl>(found)) ++overloads;
+        }
+        definition.overloaded = overloads > 1;
+        definition.cooperative = WaitFinder().reaches_wait(function);
+        definition.cores = cores_of(*function, context_, cube_only_);
+        definitions_.push_back(definition);
+        return true;
+    }
+
+private:
+    ASTContext& context_;
+    bool cube_only_;
+    std::vector<Definition>& definitions_;
+};
+
+std::string cores_literal(const Cores& cores) {
+    return "::canopy::kernel::KernelCores{" + std::to_string(cores.aic) + ", " + std::to_string(cores.aiv) + ", " +
+           (cores.mix ? "true" : "false") + "}";
+}
+
+class RewriteConsumer : public ASTConsumer {
+public:
+    RewriteConsumer(Preprocessor& preprocessor, std::string overlay_dir, const std::set<std::string>& filtered,
+                    bool& wrote, std::vector<std::string>& errors)
+        : preprocessor_(preprocessor), overlay_dir_(std::move(overlay_dir)), filtered_(filtered), wrote_(wrote),
+          errors_(errors) {}
+
+    void HandleTranslationUnit(ASTContext& context) override {
+        if (context.getDiagnostics().hasErrorOccurred()) return;
+        const bool cube_only = preprocessor_.isMacroDefined("ASCENDC_CUBE_ONLY");
+        std::map<unsigned, Site> sites;
+        LaunchFinder(context, cube_only, sites, errors_).TraverseDecl(context.getTranslationUnitDecl());
+        std::vector<Definition> definitions;
+        DefinitionFinder(context, cube_only, definitions).TraverseDecl(context.getTranslationUnitDecl());
+        if (!errors_.empty() || (sites.empty() && definitions.empty() && filtered_.empty())) return;
+
+        Rewriter rewriter(context.getSourceManager(), context.getLangOpts());
+        SourceManager& sources = context.getSourceManager();
+        for (const std::string& path : filtered_) {
+            if (auto file = sources.getFileManager().getOptionalFileRef(path)) {
+                rewriter.getEditBuffer(sources.getOrCreateFileID(*file, SrcMgr::C_User));
+            }
+        }
+        for (const auto& [key, site] : sites) {
+            const std::string forward = "static_cast<decltype(canopy_arg)&&>(canopy_arg)...";
+            std::string head = "::canopy::kernel::ChevronLaunchAt(::canopy::kernel::ChevronSite{" +
+                               c_string_literal(trim(site.callee_text)) + ", " +
+                               (site.cooperative ? "true" : "false") + ", " + cores_literal(site.cores) +
+                               "}, [](auto&&... canopy_arg) { " + site.callee_text + "(" + forward + "); }, ";
+            rewriter.ReplaceText(CharSourceRange::getCharRange(site.callee_begin, site.open.getLocWithOffset(3)), head);
+            rewriter.ReplaceText(CharSourceRange::getCharRange(site.close, site.close.getLocWithOffset(3)), ")");
+        }
+        int counter = 0;
+        for (const Definition& definition : definitions) {
+            std::string symbol = definition.overloaded
+                                     ? "static_cast<" + definition.pointer_type + ">(&" + definition.name + ")"
+                                     : "&" + definition.name;
+            std::string registration = " [[maybe_unused]] static ::canopy::kernel::KernelRegistrar<" + symbol +
+                                       "> canopy_kernel_registrar_" + std::to_string(counter++) + "(" +
+                                       c_string_literal(definition.name) + ", " +
+                                       (definition.cooperative ? "true" : "false") + ", " +
+                                       cores_literal(definition.cores) + ");";
+            rewriter.InsertTextAfterToken(definition.end, registration);
+        }
+        write_overlay(rewriter, context.getSourceManager());
+    }
+
+private:
+    static std::string trim(const std::string& text) {
+        std::size_t begin = text.find_first_not_of(" \t\n");
+        std::size_t end = text.find_last_not_of(" \t\n");
+        return begin == std::string::npos ? std::string() : text.substr(begin, end - begin + 1);
+    }
+
+    void write_overlay(Rewriter& rewriter, SourceManager& sources) {
+        std::string yaml = "{ 'version': 0, 'use-external-names': false, 'roots': [\n";
+        int index = 0;
+        for (auto it = rewriter.buffer_begin(); it != rewriter.buffer_end(); ++it) {
+            OptionalFileEntryRef entry = sources.getFileEntryRefForID(it->first);
+            if (!entry) continue;
+            llvm::SmallString<256> original(entry->getName());
+            llvm::sys::fs::make_absolute(original);
+            llvm::sys::path::remove_dots(original, true);
+            std::string copy = overlay_dir_ + "/" + std::to_string(index++) + "-" +
+                               llvm::sys::path::filename(original).str();
+            std::error_code error;
+            llvm::raw_fd_ostream out(copy, error);
+            if (error) {
+                errors_.push_back("cannot write " + copy + ": " + error.message());
+                return;
+            }
+            it->second.write(out);
+            if (index > 1) yaml += ",\n";
+            yaml += "  { 'type': 'file', 'name': " + yaml_string(original.str().str()) +
+                    ", 'external-contents': " + yaml_string(copy) + " }";
+        }
+        yaml += "\n] }\n";
+        std::ofstream(overlay_dir_ + "/overlay.yaml") << yaml;
+        wrote_ = true;
+    }
+
+    static std::string yaml_string(const std::string& text) {
+        std::string out = "'";
+        for (char c : text) {
+            if (c == '\'') out += '\'';
+            out += c;
+        }
+        return out + "'";
+    }
+
+    Preprocessor& preprocessor_;
+    std::string overlay_dir_;
+    const std::set<std::string>& filtered_;
+    bool& wrote_;
+    std::vector<std::string>& errors_;
+};
+
+class RewriteAction : public ASTFrontendAction {
+public:
+    RewriteAction(std::string overlay_dir, const std::set<std::string>& filtered, bool& wrote,
+                  std::vector<std::string>& errors)
+        : overlay_dir_(std::move(overlay_dir)), filtered_(filtered), wrote_(wrote), errors_(errors) {}
+    std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance& compiler, llvm::StringRef) override {
+        return std::make_unique<RewriteConsumer>(compiler.getPreprocessor(), overlay_dir_, filtered_, wrote_, errors_);
+    }
+
+private:
+    std::string overlay_dir_;
+    const std::set<std::string>& filtered_;
+    bool& wrote_;
+    std::vector<std::string>& errors_;
+};
+
+
+// bisheng's function attribute lists, `__forceinline__[host, aicore] void f()` or `[aicore] int g()`:
+// not C++, so every file the compile reads is given to clang with them blanked (spaces, so that no
+// column or line moves), and the files that had any go to the overlay as well. A list is only taken
+// where a declaration can start: after one of the specifier words below or at the start of a line,
+// so that `table[host]` stays a subscript.
+class AttributeListFilter : public llvm::vfs::ProxyFileSystem {
+public:
+    explicit AttributeListFilter(llvm::IntrusiveRefCntPtr<llvm::vfs::FileSystem> base)
+        : ProxyFileSystem(std::move(base)) {}
+
+    llvm::ErrorOr<std::unique_ptr<llvm::vfs::File>> openFileForRead(const llvm::Twine& path) override {
+        auto file = ProxyFileSystem::openFileForRead(path);
+        if (!file) return file;
+        auto status = (*file)->status();
+        auto buffer = (*file)->getBuffer(path);
+        if (!status || !buffer) return file;
+        std::string text = (*buffer)->getBuffer().str();
+        if (!blank_attribute_lists(text)) {
+            // Reopen: the buffer was consumed.
+            return ProxyFileSystem::openFileForRead(path);
+        }
+        filtered_.insert(path.str());
+        return std::unique_ptr<llvm::vfs::File>(
+            new FilteredFile(*status, llvm::MemoryBuffer::getMemBufferCopy(text, path.str())));
+    }
+
+    const std::set<std::string>& filtered() const { return filtered_; }
+
+private:
+    class FilteredFile : public llvm::vfs::File {
+    public:
+        FilteredFile(llvm::vfs::Status status, std::unique_ptr<llvm::MemoryBuffer> buffer)
+            : status_(std::move(status)), buffer_(std::move(buffer)) {}
+        llvm::ErrorOr<llvm::vfs::Status> status() override { return status_; }
+        llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> getBuffer(const llvm::Twine& name, int64_t, bool,
+                                                                   bool) override {
+            return llvm::MemoryBuffer::getMemBufferCopy(buffer_->getBuffer(), name.str());
+        }
+        std::error_code close() override { return {}; }
+
+    private:
+        llvm::vfs::Status status_;
+        std::unique_ptr<llvm::MemoryBuffer> buffer_;
+    };
+
+    static bool is_word(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
+
+    // Blanks each `[host]`, `[aicore]`, `[host, aicore]`, `[aicore, host]` in declaration position.
+    static bool blank_attribute_lists(std::string& text) {
+        static const std::set<std::string> after{"__forceinline__", "inline", "static", "constexpr", "__aicore__",
+                                                 "__inline__", "extern", "template", "friend", "virtual"};
+        bool changed = false;
+        for (std::size_t open = text.find('['); open != std::string::npos; open = text.find('[', open + 1)) {
+            std::size_t close = text.find(']', open);
+            if (close == std::string::npos) break;
+            std::string inside = text.substr(open + 1, close - open - 1);
+            bool list = !inside.empty();
+            std::size_t at = 0;
+            while (list && at < inside.size()) {
+                std::size_t comma = inside.find(',', at);
+                std::string word = inside.substr(at, comma == std::string::npos ? std::string::npos : comma - at);
+                word.erase(0, word.find_first_not_of(" \t"));
+                word.erase(word.find_last_not_of(" \t") + 1);
+                list = word == "host" || word == "aicore";
+                at = comma == std::string::npos ? inside.size() : comma + 1;
+            }
+            if (!list) continue;
+            std::size_t before = open;
+            while (before > 0 && (text[before - 1] == ' ' || text[before - 1] == '\t')) --before;
+            bool declaration_start = before == 0 || text[before - 1] == '\n';
+            if (!declaration_start && is_word(text[before - 1])) {
+                std::size_t word_begin = before;
+                while (word_begin > 0 && is_word(text[word_begin - 1])) --word_begin;
+                declaration_start = after.count(text.substr(word_begin, before - word_begin)) != 0;
+            }
+            if (!declaration_start) continue;
+            for (std::size_t i = open; i <= close; ++i) {
+                if (text[i] != '\n') text[i] = ' ';
+            }
+            changed = true;
+        }
+        return changed;
+    }
+
+    std::set<std::string> filtered_;
+};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (argc < 4 || std::string(argv[3]) != "--") {
+        std::fprintf(stderr, "usage: canopy-launch-rewrite <overlay dir> <source> -- <clang arguments...>\n");
+        return 2;
+    }
+    llvm::SmallString<256> absolute_overlay(argv[1]);
+    llvm::sys::fs::make_absolute(absolute_overlay);
+    const std::string overlay_dir = absolute_overlay.str().str();
+    const std::string source = argv[2];
+    std::vector<std::string> command{CANOPY_KERNEL_CLANG, "-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib",
+                                     "-fsyntax-only", "-D__CANOPY_LAUNCH_SCAN__", "-U__CUDA__", "-U__CUDACC__",
+                                     // Not clang's CUDA wrappers of the standard headers (they need the
+                                     // CUDA runtime's), only its own headers, as C++ compiles see them.
+                                     "-nobuiltininc", "-isystem", CANOPY_CLANG_RESOURCE_DIR "/include",
+                                     "-Xclang", "-fcuda-allow-variadic-functions", "-Wno-everything",
+                                     "-resource-dir", CANOPY_CLANG_RESOURCE_DIR};
+    for (int i = 4; i < argc; ++i) command.emplace_back(argv[i]);
+    command.push_back(source);
+
+    bool wrote = false;
+    std::vector<std::string> errors;
+    auto filter = llvm::makeIntrusiveRefCnt<AttributeListFilter>(llvm::vfs::getRealFileSystem());
+    auto files = llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(), filter);
+    tooling::ToolInvocation invocation(
+        command, std::make_unique<RewriteAction>(overlay_dir, filter->filtered(), wrote, errors), files.get());
+    const bool parsed = invocation.run();
+    for (const std::string& error : errors) std::fprintf(stderr, "%s\n", error.c_str());
+    if (!parsed || !errors.empty()) return 1;
+    return 0;
+}
