@@ -1,9 +1,10 @@
 // The low-level and older-named pieces of the Ascend C API that catlass calls on the A2: the
 // reductions under their names before CANN 9.1 (WholeReduce*, BlockReduce*, PairReduceSum,
-// RepeatReduceSum), MulAddDst, Mmad's HF32 mode, Load3DSetFMatrixCal, the CTRL register's
-// saturation bit (GetCtrlSpr / SetCtrlSpr), the intrinsics pipe_barrier and icache_preload, and
-// the scalar helpers ToFloat and SizeOfBits; each against a reference computed here, and misuse
-// failing the launch with 507015 naming the kernel, the API and the sizes.
+// RepeatReduceSum), MulAddDst and Axpy's half-to-float count form, Mmad's HF32 mode,
+// Load3DSetFMatrixCal, the CTRL register's saturation bit (GetCtrlSpr / SetCtrlSpr), the intrinsics
+// pipe_barrier and icache_preload, and the scalar helpers ToFloat and SizeOfBits; each against a
+// reference computed here, and misuse failing the launch with 507015 naming the kernel, the API and
+// the sizes.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -109,7 +110,8 @@ TEST_CASE("the older-named reductions check dst alignment and the source's reach
     Runtime rt;
     Stream stream;
     expect_launch_fault(stream, ACLRT_LAUNCH_KERNEL(old_reduce_misuse_kernel)(1, stream, 0),
-                        ACL_ERROR_RT_AICORE_EXCEPTION, {"old_reduce_misuse_kernel", "WholeReduceMax", "8-byte aligned"});
+                        ACL_ERROR_RT_AICORE_EXCEPTION,
+                        {"old_reduce_misuse_kernel", "WholeReduceMax", "8-byte aligned"});
     expect_launch_fault(stream, ACLRT_LAUNCH_KERNEL(old_reduce_misuse_kernel)(1, stream, 1),
                         ACL_ERROR_RT_AICORE_EXCEPTION, {"BlockReduceSum", "dst starts 16 bytes", "32-byte aligned"});
     expect_launch_fault(stream, ACLRT_LAUNCH_KERNEL(old_reduce_misuse_kernel)(1, stream, 2),
@@ -188,6 +190,34 @@ TEST_CASE("MulAddDst reading past its sources fails the launch with 507015") {
     expect_launch_fault(stream, ACLRT_LAUNCH_KERNEL(mul_add_dst_misuse_kernel)(1, stream),
                         ACL_ERROR_RT_AICORE_EXCEPTION,
                         {"mul_add_dst_misuse_kernel", "MulAddDst", "src0 reaches 384 bytes", "holds 256 bytes"});
+}
+
+// Axpy's count form with a half src into a float dst: like MulAddDst's, its source repeats are as
+// long as dst's (4 blocks), so 128 elements take the half source's first 128, in order.
+extern "C" __global__ __aicore__ void axpy_to_float_kernel(GM_ADDR halves, GM_ADDR out) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buffer;
+    pipe.InitBuffer(buffer, kMad * sizeof(half) + kMad * sizeof(float));
+    AscendC::LocalTensor<half> h = buffer.Get<half>();
+    AscendC::LocalTensor<float> acc = h[kMad].ReinterpretCast<float>();
+    load_tile(h, halves, kMad);
+    AscendC::Duplicate(acc, 1.0f, kMad);
+    AscendC::PipeBarrier<PIPE_V>();
+    AscendC::Axpy(acc, h, half(2.0f), kMad);
+    store_tile(out, acc, kMad);
+}
+
+TEST_CASE("Axpy's count form reads a half src into a float dst element by element") {
+    Runtime rt;
+    Stream stream;
+    std::vector<half> halves(kMad);
+    for (uint32_t i = 0; i < kMad; ++i) halves[i] = half(float(i));
+    DeviceArray<half> h(halves);
+    DeviceArray<float> out(kMad);
+    REQUIRE(ACLRT_LAUNCH_KERNEL(axpy_to_float_kernel)(1, stream, h.get(), out.get()) == 0u);
+    CHECK_ACL(aclrtSynchronizeStream(stream));
+    const auto r = out.read();
+    for (uint32_t i = 0; i < kMad; ++i) CHECK(r[i] == 1.0f + 2.0f * float(i));
 }
 
 // ---- Mmad in HF32 mode -------------------------------------------------------------------------

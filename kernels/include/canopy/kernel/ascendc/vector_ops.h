@@ -315,8 +315,12 @@ template <typename T, typename U, bool isSetMask = true>
 __aicore__ inline void Axpy(const LocalTensor<T>& dst, const LocalTensor<U>& src, const U& scalarValue,
                             const int32_t& count) {
     constexpr int64_t width = sizeof(T) > sizeof(U) ? sizeof(T) : sizeof(U);
+    // A half src into a float dst moves on 4 blocks a repeat, as many elements as dst's 8 (CANN's
+    // dav_c220 AxpyImpl passes DEFAULT_REPEAT_STRIDE / 2).
+    UnaryRepeatParams params;
+    params.srcRepStride = static_cast<uint8_t>(canopy::kernel::ascendc::repeat_elements<T> * sizeof(U) / ONE_BLK_SIZE);
     canopy_detail::axpy(canopy::kernel::ascendc::VectorInstruction::first_elements("Axpy", width, count), dst, src,
-                        scalarValue, UnaryRepeatParams{});
+                        scalarValue, params);
 }
 
 // ---- dst = src0 * src1 + dst (the sources may be half while dst is float) ----------------------
