@@ -314,7 +314,9 @@ std::uint32_t canopy::kernel::launch(const LaunchRequest& request, KernelCall&& 
         engine::Stream& stream = target_stream(s, request.stream, "stream");
         const KernelRegistry& registry = KernelRegistry::instance();
         const bool cooperative = request.site ? request.site->cooperative : registry.cooperative(request.symbol);
-        const KernelCores cores = request.site ? request.site->cores : registry.cores(request.symbol);
+        const KernelCores cores = request.core_split ? registry.split_cores(request.core_split)
+                                  : request.site     ? request.site->cores
+                                                     : registry.cores(request.symbol);
         if (cooperative) check_cooperative_block_count(request.kernel, request.num_blocks);
         enqueue_launch(stream,
                        LaunchPlan{request.kernel, request.num_blocks, request.dyn_ubuf_bytes, cooperative, cores,

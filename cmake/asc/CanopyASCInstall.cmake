@@ -17,6 +17,7 @@ set(_canopy_asc_build "${PROJECT_BINARY_DIR}/asc")
 # include folders of Eigen (the kernel headers compute with it).
 file(RELATIVE_PATH CANOPY_ASC_TO_PREFIX "/prefix/${_canopy_asc_destination}" "/prefix")
 set(CANOPY_LAUNCH_REWRITE "${CANOPY_COMPILER_BINDIR}/canopy-launch-rewrite")
+set(CANOPY_CORE_LINK "${CANOPY_COMPILER_BINDIR}/canopy-core-link")
 get_target_property(_canopy_asc_eigen Eigen3::Eigen INTERFACE_INCLUDE_DIRECTORIES)
 set(CANOPY_ASC_EXTRA_INCLUDES "")
 foreach(dir IN LISTS _canopy_asc_eigen)

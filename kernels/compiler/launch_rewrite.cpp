@@ -20,8 +20,10 @@
 //
 // Output: the rewritten files in <overlay dir> and <overlay dir>/overlay.yaml, a clang VFS overlay
 // that puts them in place of the originals (so __FILE__, diagnostics and debug information still
-// name the original file and line), or no overlay.yaml when nothing needed rewriting. Exit status
-// 1 with clang's diagnostics when the source does not parse.
+// name the original file and line), or no overlay.yaml when nothing needed rewriting; and
+// <overlay dir>/core-passes when the kernel code depends on the core type it is compiled for
+// (g_coreType, __DAV_CUBE__ / __DAV_VEC__), so that canopy-asc compiles it once per core type.
+// Exit status 1 with clang's diagnostics when the source does not parse.
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
 #include <clang/AST/Attr.h>
@@ -31,6 +33,7 @@
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
 #include <clang/Lex/Lexer.h>
+#include <clang/Lex/PPCallbacks.h>
 #include <clang/Lex/Preprocessor.h>
 #include <clang/Rewrite/Core/Rewriter.h>
 #include <clang/Tooling/Tooling.h>
@@ -98,6 +101,7 @@ struct Cores {
     int aic = 0;
     int aiv = 1;
     bool mix = false;
+    bool declared = false;  // by a qualifier or a Matmul registration, not left to the default
 };
 
 // Whether a kernel's own body registers a high-level Matmul (REGIST_MATMUL_OBJ, which expands to a
@@ -121,7 +125,7 @@ Cores cores_of(const FunctionDecl& kernel, ASTContext& context, bool cube_only) 
     Cores cores;
     for (const auto* annotation : declared.specific_attrs<AnnotateAttr>()) {
         if (annotation->getAnnotation() == "canopy_cube") {
-            return Cores{1, 0, false};
+            return Cores{1, 0, false, true};
         } else if (annotation->getAnnotation() == "canopy_mix" && annotation->args_size() == 2) {
             int counts[2] = {0, 0};
             int i = 0;
@@ -129,14 +133,13 @@ Cores cores_of(const FunctionDecl& kernel, ASTContext& context, bool cube_only) 
                 if (auto value = arg->getIntegerConstantExpr(context)) counts[i] = static_cast<int>(value->getExtValue());
                 ++i;
             }
-            cores = Cores{counts[0], counts[1], true};
-            return cores;
+            return Cores{counts[0], counts[1], true, true};
         }
     }
     if (cores.aic == 0 && !cube_only && kernel.getBody() != nullptr) {
         MatmulRegistrationFinder finder;
         finder.TraverseStmt(kernel.getBody());
-        if (finder.found) cores = Cores{1, 2, true};
+        if (finder.found) cores = Cores{1, 2, true, true};
     }
     return cores;
 }
@@ -269,15 +272,53 @@ std::string cores_literal(const Cores& cores) {
            (cores.mix ? "true" : "false") + "}";
 }
 
+// Whether the source's kernel code depends on the core type it is compiled for: it names g_coreType
+// or asks whether __DAV_CUBE__ / __DAV_VEC__ (or their __DAV_C220_ spellings) are defined. Such a
+// source is compiled once per core type (canopy-core-link).
+class CoreTypeUse : public PPCallbacks {
+public:
+    explicit CoreTypeUse(bool& used) : used_(used) {}
+    void Ifdef(SourceLocation, const Token& name, const MacroDefinition&) override { check(name); }
+    void Ifndef(SourceLocation, const Token& name, const MacroDefinition&) override { check(name); }
+    void Defined(const Token& name, const MacroDefinition&, SourceRange) override { check(name); }
+    void Elifdef(SourceLocation, const Token& name, const MacroDefinition&) override { check(name); }
+    void Elifndef(SourceLocation, const Token& name, const MacroDefinition&) override { check(name); }
+
+private:
+    void check(const Token& name) {
+        static const std::set<std::string> per_core{"__DAV_CUBE__", "__DAV_VEC__", "__DAV_C220_CUBE__",
+                                                    "__DAV_C220_VEC__"};
+        if (const IdentifierInfo* id = name.getIdentifierInfo()) used_ = used_ || per_core.count(id->getName().str());
+    }
+    bool& used_;
+};
+
+class CoreTypeReference : public RecursiveASTVisitor<CoreTypeReference> {
+public:
+    bool shouldVisitTemplateInstantiations() const { return true; }
+    bool VisitDeclRefExpr(DeclRefExpr* reference) {
+        const ValueDecl* declaration = reference->getDecl();
+        if (declaration->getIdentifier() != nullptr && declaration->getName() == "g_coreType" &&
+            declaration->getDeclContext()->getRedeclContext()->isTranslationUnit()) {
+            found = true;
+        }
+        return !found;
+    }
+    bool found = false;
+};
+
 class RewriteConsumer : public ASTConsumer {
 public:
-    RewriteConsumer(Preprocessor& preprocessor, std::string overlay_dir, const std::set<std::string>& filtered,
-                    bool& wrote, std::vector<std::string>& errors)
-        : preprocessor_(preprocessor), overlay_dir_(std::move(overlay_dir)), filtered_(filtered), wrote_(wrote),
-          errors_(errors) {}
+    RewriteConsumer(Preprocessor& preprocessor, const bool& core_type_used, std::string overlay_dir,
+                    const std::set<std::string>& filtered, bool& wrote, std::vector<std::string>& errors)
+        : preprocessor_(preprocessor), core_type_used_(core_type_used), overlay_dir_(std::move(overlay_dir)),
+          filtered_(filtered), wrote_(wrote), errors_(errors) {}
 
     void HandleTranslationUnit(ASTContext& context) override {
         if (context.getDiagnostics().hasErrorOccurred()) return;
+        CoreTypeReference reference;
+        reference.TraverseDecl(context.getTranslationUnitDecl());
+        if (core_type_used_ || reference.found) std::ofstream(overlay_dir_ + "/core-passes") << "AIC AIV\n";
         const bool cube_only = preprocessor_.isMacroDefined("ASCENDC_CUBE_ONLY");
         std::map<unsigned, Site> sites;
         LaunchFinder(context, cube_only, sites, errors_).TraverseDecl(context.getTranslationUnitDecl());
@@ -296,7 +337,8 @@ public:
             const std::string forward = "static_cast<decltype(canopy_arg)&&>(canopy_arg)...";
             std::string head = "::canopy::kernel::ChevronLaunchAt(::canopy::kernel::ChevronSite{" +
                                c_string_literal(trim(site.callee_text)) + ", " +
-                               (site.cooperative ? "true" : "false") + ", " + cores_literal(site.cores) +
+                               (site.cooperative ? "true" : "false") + ", " +
+                               (site.cores.declared ? "true" : "false") + ", " + cores_literal(site.cores) +
                                "}, [](auto&&... canopy_arg) { " + site.callee_text + "(" + forward + "); }, ";
             rewriter.ReplaceText(CharSourceRange::getCharRange(site.callee_begin, site.open.getLocWithOffset(3)), head);
             rewriter.ReplaceText(CharSourceRange::getCharRange(site.close, site.close.getLocWithOffset(3)), ")");
@@ -360,6 +402,7 @@ private:
     }
 
     Preprocessor& preprocessor_;
+    const bool& core_type_used_;
     std::string overlay_dir_;
     const std::set<std::string>& filtered_;
     bool& wrote_;
@@ -372,16 +415,18 @@ public:
                   std::vector<std::string>& errors)
         : overlay_dir_(std::move(overlay_dir)), filtered_(filtered), wrote_(wrote), errors_(errors) {}
     std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance& compiler, llvm::StringRef) override {
-        return std::make_unique<RewriteConsumer>(compiler.getPreprocessor(), overlay_dir_, filtered_, wrote_, errors_);
+        compiler.getPreprocessor().addPPCallbacks(std::make_unique<CoreTypeUse>(core_type_used_));
+        return std::make_unique<RewriteConsumer>(compiler.getPreprocessor(), core_type_used_, overlay_dir_, filtered_,
+                                                 wrote_, errors_);
     }
 
 private:
+    bool core_type_used_ = false;
     std::string overlay_dir_;
     const std::set<std::string>& filtered_;
     bool& wrote_;
     std::vector<std::string>& errors_;
 };
-
 
 // bisheng's function attribute lists, `__forceinline__[host, aicore] void f()` or `[aicore] int g()`:
 // not C++, so every file the compile reads is given to clang with them blanked (spaces, so that no

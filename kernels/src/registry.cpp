@@ -147,6 +147,24 @@ void KernelRegistry::set_cores(const void* symbol, KernelCores cores) {
     current = cores;
 }
 
+KernelCores KernelRegistry::split_cores(const void* aiv_entry) const {
+    std::shared_lock lock(mutex_);
+    auto found = core_splits_.find(aiv_entry);
+    return found == core_splits_.end() ? KernelCores{} : found->second;
+}
+
+void KernelRegistry::add_core_splits(const CoreSplit* table, std::size_t count) {
+    std::unique_lock lock(mutex_);
+    for (std::size_t i = 0; i < count; ++i) {
+        core_splits_[table[i].aiv_entry] = KernelCores{table[i].aic, table[i].aiv, table[i].mix != 0};
+    }
+}
+
+void KernelRegistry::remove_core_splits(const CoreSplit* table, std::size_t count) {
+    std::unique_lock lock(mutex_);
+    for (std::size_t i = 0; i < count; ++i) core_splits_.erase(table[i].aiv_entry);
+}
+
 void set_kernel_cores(const void* symbol, KernelCores cores) { KernelRegistry::instance().set_cores(symbol, cores); }
 
 void register_kernel(const KernelRegistration& registration) { KernelRegistry::instance().add(registration); }
@@ -154,3 +172,11 @@ void register_kernel(const KernelRegistration& registration) { KernelRegistry::i
 void unregister_kernel(const KernelRegistration& registration) { KernelRegistry::instance().remove(registration); }
 
 }  // namespace canopy::kernel
+
+void canopy_register_core_split(const canopy::kernel::CoreSplit* table, std::uint64_t count) {
+    canopy::kernel::KernelRegistry::instance().add_core_splits(table, count);
+}
+
+void canopy_unregister_core_split(const canopy::kernel::CoreSplit* table, std::uint64_t count) {
+    canopy::kernel::KernelRegistry::instance().remove_core_splits(table, count);
+}

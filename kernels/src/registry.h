@@ -37,6 +37,14 @@ struct RegisteredKernel {
     std::string signature() const;
 };
 
+// One row of the table canopy-core-link writes into an object compiled per core type.
+struct CoreSplit {
+    const void* aiv_entry;
+    std::uint8_t aic;
+    std::uint8_t aiv;
+    std::uint8_t mix;
+};
+
 class KernelRegistry {
 public:
     static KernelRegistry& instance();
@@ -59,6 +67,12 @@ public:
     KernelCores cores(const void* symbol) const;
     void set_cores(const void* symbol, KernelCores cores);
 
+    // The cores canopy-core-link inferred for a kernel compiled per core type, keyed by its AIV entry
+    // (one AIV when none is registered).
+    KernelCores split_cores(const void* aiv_entry) const;
+    void add_core_splits(const CoreSplit* table, std::size_t count);
+    void remove_core_splits(const CoreSplit* table, std::size_t count);
+
     // The link_map of the module containing `address`, or nullptr.
     static const void* module_of(const void* address);
 
@@ -72,10 +86,21 @@ private:
 
     mutable std::shared_mutex mutex_;
     std::unordered_map<const void*, Entry> by_symbol_;
+    std::unordered_map<const void*, KernelCores> core_splits_;
     std::atomic<int> cooperative_count_{0};
     std::atomic<int> typed_count_{0};  // kernels whose blocks are not one AIV
 };
 
 std::string demangled(const std::type_info& type);
+
+}  // namespace canopy::kernel
+
+// Called by the static constructor and destructor canopy-core-link adds to an object compiled per
+// core type (exported: api/ascendcl.map).
+extern "C" CANOPY_KERNEL_API void canopy_register_core_split(const canopy::kernel::CoreSplit* table, std::uint64_t count);
+extern "C" CANOPY_KERNEL_API void canopy_unregister_core_split(const canopy::kernel::CoreSplit* table,
+                                                               std::uint64_t count);
+
+namespace canopy::kernel {
 
 }  // namespace canopy::kernel

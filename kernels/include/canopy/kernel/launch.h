@@ -118,10 +118,13 @@ private:
 
 // What the kernel compiler knows of the kernels a `<<<>>>` launch site calls (canopy-launch-rewrite
 // writes it into the rewritten launch): the name as the site spells it, whether any of them waits for
-// other blocks (so all blocks run at once) and the cores of each block.
+// other blocks (so all blocks run at once) and the cores of each block, when the kernel declares them
+// (__cube__, __mix__) or its Matmul implies them; otherwise a source compiled once per core type has
+// them inferred from what each flavour does (canopy-core-link), and any other runs on one AIV.
 struct ChevronSite {
     const char* kernel;
     bool cooperative;
+    bool cores_declared;
     KernelCores cores;
 };
 
@@ -134,6 +137,7 @@ struct LaunchRequest {
     void* stream;                 // aclrtStream; NULL is the current context's default stream
     const char* api;              // the launch form, naming the call in error messages
     const ChevronSite* site = nullptr;  // a compiled launch site: its kernel traits, not the registry's
+    const void* core_split = nullptr;   // a kernel compiled per core type: its AIV entry, naming its cores
 };
 
 // Enqueues the launch on its stream. Returns ACL_SUCCESS (0) or the aclError that rejected it.
@@ -302,6 +306,35 @@ auto stored_argument(Argument&& argument) {
 // stream)(args...)`, an expression yielding 0 or the aclError. The call inside the lambda is the
 // launch's own: the compiler resolves overloaded kernels and deduces template arguments from the
 // stored arguments as it did from the launch's.
+//
+// A source whose kernel code depends on the core type (g_coreType, __DAV_CUBE__ / __DAV_VEC__) is
+// compiled twice by canopy-asc, as bisheng compiles it once per core type (__CANOPY_CORE_PASS__ is
+// AscendC::AIC or AIV in each). A launch then runs its kernel through two entries, one per core type;
+// each compilation defines both alike, and canopy-core-link keeps the AIC entry of the cube
+// compilation and the AIV entry of the vector one. Each block runs the entry of its core's type.
+// The entries stay functions of their own (not inlined, kept when unused) for the join to find.
+namespace detail {
+
+#ifdef __CANOPY_CORE_PASS__
+#define CANOPY_CORE_ENTRY [[gnu::noinline, gnu::used]]
+#else
+#define CANOPY_CORE_ENTRY
+#endif
+
+template <class Kernel, class Stored>
+CANOPY_CORE_ENTRY void aic_entry(const Kernel& kernel, const Stored& stored) {
+    std::apply(kernel, stored);
+}
+
+template <class Kernel, class Stored>
+CANOPY_CORE_ENTRY void aiv_entry(const Kernel& kernel, const Stored& stored) {
+    std::apply(kernel, stored);
+}
+
+#undef CANOPY_CORE_ENTRY
+
+}  // namespace detail
+
 template <class Kernel>
 class ChevronLaunchAt {
 public:
@@ -314,7 +347,16 @@ public:
         auto stored = std::make_tuple(detail::stored_argument(std::forward<Arguments>(arguments))...);
         Kernel kernel = kernel_;
         LaunchRequest request{site_.kernel, nullptr, num_blocks_, dyn_ubuf_bytes_, stream_, "<<<>>>", &site_};
+#ifdef __CANOPY_CORE_PASS__
+        using Stored = decltype(stored);
+        if (!site_.cores_declared) request.core_split = reinterpret_cast<const void*>(&detail::aiv_entry<Kernel, Stored>);
+        return launch(request, KernelCall([kernel, stored]() {
+                          if (current_block().core_type == core_type_aic) detail::aic_entry(kernel, stored);
+                          else detail::aiv_entry(kernel, stored);
+                      }));
+#else
         return launch(request, KernelCall([kernel, stored]() { std::apply(kernel, stored); }));
+#endif
     }
 
 private:

@@ -40,7 +40,7 @@ public:
         : workspace_(groupWorkspace), arriveSize_(arriveSizeIn), waitSize_(waitSizeIn) {
         using canopy::kernel::ascendc::fail_misuse;
         static_assert(pipeMode == PipeMode::MTE3_MODE, "GroupBarrier supports PipeMode::MTE3_MODE only");
-        if (!ASCEND_IS_AIV) return;
+        if (::canopy::kernel::current_block().core_type != ::canopy::kernel::core_type_aiv) return;
         canopy::kernel::require_blocks_at_once("GroupBarrier");
         const int64_t blocks = GetBlockNum();
         if (groupWorkspace == nullptr) [[unlikely]] fail_misuse("GroupBarrier", "the workspace is null");
@@ -54,7 +54,7 @@ public:
 
     // This arriver's part of the current round; first waits until every waiter got through the last.
     __aicore__ inline void Arrive(uint32_t arriveIndex) {
-        if (!ASCEND_IS_AIV) return;
+        if (::canopy::kernel::current_block().core_type != ::canopy::kernel::core_type_aiv) return;
         RequireIndex(arriveIndex, arriveSize_, "GroupBarrier::Arrive", "arriveIndex");
         if (round_ > 1) {
             const uint32_t expected = (round_ - 1) * waitSize_;
@@ -68,7 +68,7 @@ public:
 
     // Waits until every arriver has arrived in this waiter's current round.
     __aicore__ inline void Wait(uint32_t waitIndex) {
-        if (!ASCEND_IS_AIV) return;
+        if (::canopy::kernel::current_block().core_type != ::canopy::kernel::core_type_aiv) return;
         RequireIndex(waitIndex, waitSize_, "GroupBarrier::Wait", "waitIndex");
         const uint32_t round = arrived_ ? round_ - 1 : round_;
         const uint32_t expected = round * arriveSize_;
@@ -112,7 +112,7 @@ private:
 // Sets the first `size` elements of `gmWorkspaceAddr` to `value` (deprecated in Ascend C for Fill).
 template <typename T>
 __aicore__ inline void InitOutput(GlobalTensor<T> gmWorkspaceAddr, uint32_t size, T value = 0) {
-    if (!ASCEND_IS_AIV) return;
+    if (::canopy::kernel::current_block().core_type != ::canopy::kernel::core_type_aiv) return;
     T* data = gmWorkspaceAddr.CheckedSpan(0, size, true, "InitOutput");
     // Every core of a kernel usually initializes the same workspace before a SyncAll; the stores
     // are atomic so that those concurrent writes of one value are defined on the CPU as well.

@@ -7,9 +7,13 @@
 #include "canopy/kernel/ascendc/check.h"
 #include "canopy/kernel/ascendc/data_format.h"
 
-namespace AscendC {
+// A macro, as CANN's impl/utils/sys_macros.h has it: a kernel may set it first (catlass's examples
+// set 0 to shrink their tensors, giving up the shape they carry).
+#ifndef K_MAX_SHAPE_DIM
+#define K_MAX_SHAPE_DIM 8
+#endif
 
-constexpr int32_t K_MAX_SHAPE_DIM = 8;
+namespace AscendC {
 
 struct ShapeInfo {
 public:
@@ -28,8 +32,9 @@ public:
 
     uint8_t shapeDim = 0;
     uint8_t originalShapeDim = 0;
-    uint32_t shape[K_MAX_SHAPE_DIM] = {};
-    uint32_t originalShape[K_MAX_SHAPE_DIM] = {};
+    // At least one element: C++ has no arrays of none.
+    uint32_t shape[K_MAX_SHAPE_DIM > 0 ? K_MAX_SHAPE_DIM : 1] = {};
+    uint32_t originalShape[K_MAX_SHAPE_DIM > 0 ? K_MAX_SHAPE_DIM : 1] = {};
     DataFormat dataFormat = DataFormat::ND;
 
 private:

@@ -270,7 +270,7 @@ namespace AscendC {
 __aicore__ inline void InitDetermineComputeWorkspace(GlobalTensor<int32_t>& gmWorkspace,
                                                      LocalTensor<int32_t>& ubWorkspace) {
     using namespace canopy::kernel::ascendc;
-    if (!ASCEND_IS_AIV) return;
+    if (::canopy::kernel::current_block().core_type != ::canopy::kernel::core_type_aiv) return;
     const DetermineWorkspace workspace = determine_workspace(gmWorkspace, ubWorkspace, "InitDetermineComputeWorkspace");
     canopy::kernel::pipe_barrier_all();
     if (workspace.index == 0) {
@@ -283,7 +283,7 @@ __aicore__ inline void InitDetermineComputeWorkspace(GlobalTensor<int32_t>& gmWo
 // Waits until every block before this one has finished this block's current round.
 __aicore__ inline void WaitPreBlock(GlobalTensor<int32_t>& gmWorkspace, LocalTensor<int32_t>& ubWorkspace) {
     using namespace canopy::kernel::ascendc;
-    if (!ASCEND_IS_AIV) return;
+    if (::canopy::kernel::current_block().core_type != ::canopy::kernel::core_type_aiv) return;
     const DetermineWorkspace workspace = determine_workspace(gmWorkspace, ubWorkspace, "WaitPreBlock");
     canopy::kernel::pipe_barrier_all();
     const int32_t round = workspace.ub[workspace.blocks * determine_slot];
@@ -294,7 +294,7 @@ __aicore__ inline void WaitPreBlock(GlobalTensor<int32_t>& gmWorkspace, LocalTen
 // Marks this block's round finished (the last block closes the round for everyone) and moves to the next.
 __aicore__ inline void NotifyNextBlock(GlobalTensor<int32_t>& gmWorkspace, LocalTensor<int32_t>& ubWorkspace) {
     using namespace canopy::kernel::ascendc;
-    if (!ASCEND_IS_AIV) return;
+    if (::canopy::kernel::current_block().core_type != ::canopy::kernel::core_type_aiv) return;
     const DetermineWorkspace workspace = determine_workspace(gmWorkspace, ubWorkspace, "NotifyNextBlock");
     canopy::kernel::pipe_barrier_all();
     int32_t& round = workspace.ub[workspace.blocks * determine_slot];

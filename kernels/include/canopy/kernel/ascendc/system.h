@@ -28,13 +28,27 @@ enum CoreType : int32_t { AIC = canopy::kernel::core_type_aic, AIV = canopy::ker
 
 }  // namespace AscendC
 
-// The NPU compiler builds a kernel once per core type and these are compile-time constants there;
-// here one build runs on both kinds of core, so they read the running core's type. Used as
+// The NPU compiler builds a kernel once per core type and these are compile-time constants there
+// (impl/utils/sys_macros.h: g_coreType is AIC or AIV in each build, MIX in the host's). canopy-asc
+// does the same for a source that depends on it (__CANOPY_CORE_PASS__, canopy/kernel/launch.h);
+// otherwise one build runs on both kinds of core, and they read the running core's type. Used as
 // `if ASCEND_IS_AIV { ... }`, hence the parentheses.
+#if defined(__CANOPY_CORE_PASS__)
+constexpr int32_t g_coreType = __CANOPY_CORE_PASS__;
+#define ASCEND_IS_AIV constexpr(g_coreType == ::AscendC::AIV)
+#define ASCEND_IS_AIC constexpr(g_coreType == ::AscendC::AIC)
+#define ASCEND_IS_NOT_AIV constexpr(g_coreType != ::AscendC::AIV)
+#define ASCEND_IS_NOT_AIC constexpr(g_coreType != ::AscendC::AIC)
+#else
+#if defined(__CANOPY_LAUNCH_SCAN__)
+// canopy-launch-rewrite parses with the host's value, and compiles per core type a source using it.
+constexpr int32_t g_coreType = ::AscendC::MIX;
+#endif
 #define ASCEND_IS_AIV (::canopy::kernel::current_block().core_type == ::AscendC::AIV)
 #define ASCEND_IS_AIC (::canopy::kernel::current_block().core_type == ::AscendC::AIC)
 #define ASCEND_IS_NOT_AIV (::canopy::kernel::current_block().core_type != ::AscendC::AIV)
 #define ASCEND_IS_NOT_AIC (::canopy::kernel::current_block().core_type != ::AscendC::AIC)
+#endif
 #define ASCEND_IS_AICORE (true)
 
 namespace AscendC {
