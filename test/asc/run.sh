@@ -2,7 +2,8 @@
 # The ASC language against a Canopy install, the way the official samples use it: sources
 # <prefix>/bin/setenv.bash (prefix: $1, else ASCEND_HOME_PATH), then
 #   1. builds test/asc/sample with its own CMakeLists.txt (find_package(ASC), .asc sources) with
-#      -DCMAKE_ASC_FLAGS=-Werror, runs its programs (scale_add, the negate pair, matmul_relu) and checks their golden comparisons;
+#      -DCMAKE_ASC_FLAGS=-Werror, runs its programs (scale_add, the negate pair, matmul_relu, the
+#      catlass-style core_split) and checks their golden comparisons;
 #   2. builds it with -DCMAKE_ASC_RUN_MODE=cpu -DCMAKE_ASC_STANDARD=20 and runs it again;
 #   3. checks that dav-3510 is refused, at configure time and by the compiler driver, with a
 #      message naming the architecture.
@@ -41,7 +42,7 @@ build="${work_dir}/build"
 rm -rf "${build}"
 mkdir -p "${build}"
 (cd "${build}" && bash -lc "cmake '${script_dir}/sample' -DCMAKE_ASC_ARCHITECTURES=dav-2201 -DCMAKE_ASC_FLAGS=-Werror && make -j2")
-for program in scale_add negate_static_main negate_shared_main matmul_relu; do
+for program in scale_add negate_static_main negate_shared_main matmul_relu core_split; do
     (cd "${build}" && bash -lc "./${program}") | tee "${work_dir}/${program}.log"
     grep -q '^\[SUCCESS\]' "${work_dir}/${program}.log" || fail "${program} did not report success"
 done
