@@ -121,19 +121,22 @@ TEST_CASE("a mix kernel's AIC may build UB tensors it never uses; using one fail
     Runtime runtime;
     const uint32_t blocks = 3;
     DeviceArray<float> out(64);
-    REQUIRE_ACL(launch_mix_static_ub(blocks, runtime.stream, out.get(), 0));
-    REQUIRE_ACL(aclrtSynchronizeStream(runtime.stream));
-    const std::vector<float> seen = out.read();
-    for (uint32_t aiv = 0; aiv < blocks * 2; ++aiv) CHECK(seen[aiv] == float(aiv + 1));
-    for (int32_t use : {1, 2, 3}) {
-        CAPTURE(use);
-        REQUIRE_ACL(launch_mix_static_ub(blocks, runtime.stream, out.get(), use));
-        CHECK(aclrtSynchronizeStream(runtime.stream) == ACL_ERROR_RT_AICORE_EXCEPTION);
-        const std::string error = recent_error();
-        CAPTURE(error);
-        CHECK(contains(error, "AIC 0: "));
-        CHECK(contains(error, use == 1 ? "Duplicate" : use == 2 ? "LocalTensor::GetValue" : "DataCopy"));
-        CHECK(contains(error, "which this core (an AIC) does not have"));
+    // A static tensor, and one carved by a TPipe on both cores.
+    for (auto launch : {launch_mix_static_ub, launch_mix_carved_ub}) {
+        REQUIRE_ACL(launch(blocks, runtime.stream, out.get(), 0));
+        REQUIRE_ACL(aclrtSynchronizeStream(runtime.stream));
+        const std::vector<float> seen = out.read();
+        for (uint32_t aiv = 0; aiv < blocks * 2; ++aiv) CHECK(seen[aiv] == float(aiv + 1));
+        for (int32_t use : {1, 2, 3}) {
+            CAPTURE(use);
+            REQUIRE_ACL(launch(blocks, runtime.stream, out.get(), use));
+            CHECK(aclrtSynchronizeStream(runtime.stream) == ACL_ERROR_RT_AICORE_EXCEPTION);
+            const std::string error = recent_error();
+            CAPTURE(error);
+            CHECK(contains(error, "AIC 0: "));
+            CHECK(contains(error, use == 1 ? "Duplicate" : use == 2 ? "LocalTensor::GetValue" : "DataCopy"));
+            CHECK(contains(error, "which this core (an AIC) does not have"));
+        }
     }
 }
 

@@ -117,6 +117,27 @@ __global__ __mix__(1, 2) void mix_static_ub(GM_ADDR out, int32_t aic_use)
     if (aic_use == 3) AscendC::DataCopy(ub, gm, 64);
 }
 
+// The same with the UB tensor carved by a TPipe on both cores, as catlass's resources do: the AIC's
+// buffer has no memory behind it.
+__global__ __mix__(1, 2) void mix_carved_ub(GM_ADDR out, int32_t aic_use)
+{
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buffer;
+    pipe.InitBuffer(buffer, 64 * sizeof(float));
+    AscendC::LocalTensor<float> ub = buffer.Get<float>();
+    AscendC::GlobalTensor<float> gm;
+    gm.SetGlobalBuffer((__gm__ float*)out, 64);
+    if ASCEND_IS_AIV {
+        AscendC::Duplicate(ub, float(AscendC::GetBlockIdx() + 1), 64);
+        AscendC::PipeBarrier<PIPE_ALL>();
+        gm.SetValue(AscendC::GetBlockIdx(), ub.GetValue(0));
+        return;
+    }
+    if (aic_use == 1) AscendC::Duplicate(ub, 1.0f, 64);
+    if (aic_use == 2) gm.SetValue(63, ub.GetValue(0));
+    if (aic_use == 3) AscendC::DataCopy(ub, gm, 64);
+}
+
 __global__ void vector_cross_core()
 {
     AscendC::CrossCoreSetFlag<0, PIPE_V>(0);
@@ -145,6 +166,10 @@ uint32_t launch_mix_misuse(uint32_t blocks, void* stream, int32_t misuse)
 uint32_t launch_mix_static_ub(uint32_t blocks, void* stream, float* out, int32_t aic_use)
 {
     return mix_static_ub<<<blocks, 0, stream>>>(reinterpret_cast<GM_ADDR>(out), aic_use);
+}
+uint32_t launch_mix_carved_ub(uint32_t blocks, void* stream, float* out, int32_t aic_use)
+{
+    return mix_carved_ub<<<blocks, 0, stream>>>(reinterpret_cast<GM_ADDR>(out), aic_use);
 }
 uint32_t launch_vector_cross_core(uint32_t blocks, void* stream)
 {

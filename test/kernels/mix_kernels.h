@@ -25,4 +25,5 @@ uint32_t launch_mix_misuse(uint32_t blocks, void* stream, int32_t misuse);
 // Every core builds a UB LocalTensor; the AIVs store their fill at out[GetBlockIdx()]. aic_use: 0 the
 // AIC leaves its tensor alone, 1 Duplicate, 2 GetValue, 3 DataCopy on it (each a misuse).
 uint32_t launch_mix_static_ub(uint32_t blocks, void* stream, float* out, int32_t aic_use);
+uint32_t launch_mix_carved_ub(uint32_t blocks, void* stream, float* out, int32_t aic_use);
 uint32_t launch_vector_cross_core(uint32_t blocks, void* stream);

@@ -238,13 +238,20 @@ private:
                                                  bool queued, const char* api) {
         using namespace canopy::kernel::ascendc;
         const Hardware hardware = GetPhyType(position);
-        const LocalMemory memory = local_memory(hardware);
+        LocalMemory memory = local_memory(hardware);
         if (memory.base == nullptr) [[unlikely]] {
-            if (hardware == Hardware::UB) {
+            // A mix kernel's code runs on both cores, and on the NPU a buffer is only an address until an
+            // instruction touches it: the AIC carves UB buffers without memory behind them (their tensors
+            // have no data, and the first instruction using one fails), counted against the A2's UB.
+            const bool aic = canopy::kernel::current_block().core_type == canopy::kernel::core_type_aic;
+            if (hardware == Hardware::UB && aic) {
+                memory.bytes = TOTAL_UB_SIZE;
+            } else if (hardware == Hardware::UB) {
                 fail_misuse(api, "this block has no Unified Buffer (ub_bytes is ", memory.bytes, ")");
+            } else {
+                fail_misuse(api, "position ", PositionName(position), " (", HardwareName(hardware),
+                            ") is not modelled by Canopy");
             }
-            fail_misuse(api, "position ", PositionName(position), " (", HardwareName(hardware),
-                        ") is not modelled by Canopy");
         }
         if (num == 0 || len == 0) [[unlikely]] {
             fail_misuse(api, "asked for ", num, " buffers of ", len, " bytes; both must be at least 1");
@@ -264,7 +271,8 @@ private:
         }
         BufferRecord* first = &buffers_[buffer_count_];
         for (uint32_t i = 0; i < num; ++i) {
-            buffers_[buffer_count_++] = BufferRecord{memory.base + used, static_cast<uint32_t>(rounded), position,
+            std::byte* address = memory.base != nullptr ? memory.base + used : nullptr;
+            buffers_[buffer_count_++] = BufferRecord{address, static_cast<uint32_t>(rounded), position,
                                                      BufferState::free, owner, queued, {}};
             used += rounded;
         }
