@@ -2,9 +2,10 @@
 // reductions under their names before CANN 9.1 (WholeReduce*, BlockReduce*, PairReduceSum,
 // RepeatReduceSum), MulAddDst and Axpy's half-to-float count form, Mmad's HF32 mode,
 // Load3DSetFMatrixCal, the CTRL register's saturation bit (GetCtrlSpr / SetCtrlSpr), the intrinsics
-// pipe_barrier and icache_preload, and the scalar helpers ToFloat and SizeOfBits; each against a
-// reference computed here, and misuse failing the launch with 507015 naming the kernel, the API and
-// the sizes.
+// pipe_barrier and icache_preload, the scalar helpers ToFloat and SizeOfBits, and the tensors'
+// public address_ (LocalTensor::SetAddr across element types, GlobalTensor address_ copies); each
+// against a reference computed here, and misuse failing the launch with 507015 naming the kernel,
+// the API and the sizes.
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -413,3 +414,236 @@ TEST_CASE("ToFloat widens a bfloat16_t exactly") {
     std::memcpy(static_cast<void*>(&value), &bits, sizeof(bits));
     CHECK(AscendC::Cast(value) == -123.5f);
 }
+
+// ---- address_ and SetAddr ----------------------------------------------------------------------
+
+constexpr uint32_t kAddrHalves = 256;
+
+// catlass's rebinding (copy_l1_to_l0b.hpp: `dstLocal.SetAddr(dstTensor.data()[l0bOffset].address_)`):
+// tensors of other element types pointed at the bytes of a half tensor from an element offset on.
+// facts[i]: what the rebound tensors' addresses and sizes read, 1 where they are as expected.
+extern "C" __global__ __aicore__ void set_addr_kernel(GM_ADDR halves, GM_ADDR out, GM_ADDR facts) {
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buffer;
+    pipe.InitBuffer(buffer, kAddrHalves * sizeof(half));
+    AscendC::LocalTensor<half> h = buffer.Get<half>();
+    load_tile(h, halves, kAddrHalves);
+    // int16 over halves [64, 256): 192 elements; +1 to the bit patterns of halves [64, 192).
+    AscendC::LocalTensor<int16_t> bits;
+    bits.SetAddr(h[64].address_);
+    AscendC::Adds(bits, bits, int16_t(1), 128);
+    // bytes over halves [192, 256): 128 of them; the low byte of half 192 set through it.
+    AscendC::LocalTensor<uint8_t> raw;
+    raw.SetAddr(h[192].address_);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    raw.SetValue(0, uint8_t(0xAB));
+    // float over halves [224, 256), then shrunk to 8 floats: halves [224, 240) become 2.5f's.
+    AscendC::LocalTensor<float> f;
+    f.SetAddr(raw[64].address_);
+    const uint32_t f_elements = f.GetSize();
+    f.SetSize(8);
+    AscendC::Duplicate(f, 2.5f, 8);
+    store_tile(out, h, kAddrHalves);
+    auto* fact = reinterpret_cast<__gm__ int32_t*>(facts);
+    const auto* base = reinterpret_cast<const uint8_t*>(h.GetPhyAddr());
+    fact[0] = bits.GetSize() == 192 && bits.address_.dataLen == 384 && bits.GetPosition() == int32_t(h.GetPosition());
+    fact[1] = raw.GetSize() == 128 && raw.address_.absAddr == base + 384 &&
+              raw.address_.bufferAddr == h.address_.bufferAddr + 384 && raw.address_.dataLen == 128;
+    fact[2] = raw.GetBufferHandle() == h.GetBufferHandle() && raw.GetBufferHandle() != nullptr;
+    fact[3] = f_elements == 16 && f.GetSize() == 8 && f.address_.dataLen == 32;
+    // Reading x[i].address_ gives element i's address and the length left after it.
+    const AscendC::TBuffAddr tail = h[250].address_;
+    fact[4] = tail.absAddr == base + 500 && tail.dataLen == 12 && tail.bufferAddr == h.address_.bufferAddr + 500 &&
+              tail.logicPos == uint8_t(AscendC::TPosition::VECCALC);
+    // SetSize regrows a rebound tensor up to the end of its TPipe buffer, no further.
+    f.SetSize(16);
+    fact[5] = f.GetSize() == 16;
+}
+
+TEST_CASE("SetAddr points a tensor of another element type at a tensor's bytes from an offset on") {
+    Runtime rt;
+    Stream stream;
+    std::vector<half> in(kAddrHalves);
+    for (uint32_t i = 0; i < kAddrHalves; ++i) in[i] = half(float(int(i % 37) - 18) * 0.25f);
+    DeviceArray<half> src(in), out(kAddrHalves);
+    DeviceArray<int32_t> facts(std::vector<int32_t>(6, -1));
+    REQUIRE(ACLRT_LAUNCH_KERNEL(set_addr_kernel)(1, stream, src.get(), out.get(), facts.get()) == 0u);
+    CHECK_ACL(aclrtSynchronizeStream(stream));
+    const auto r = out.read();
+    for (uint32_t i = 0; i < kAddrHalves; ++i) {
+        CAPTURE(i);
+        uint16_t expected, got;
+        std::memcpy(&expected, &in[i], 2);
+        std::memcpy(&got, &r[i], 2);
+        if (i >= 64 && i < 192) expected = uint16_t(expected + 1);
+        if (i == 192) expected = uint16_t((expected & 0xFF00) | 0xAB);
+        if (i >= 224 && i < 240) {
+            const float two_and_a_half = 2.5f;
+            std::memcpy(&expected, reinterpret_cast<const uint8_t*>(&two_and_a_half) + 2 * (i % 2), 2);
+        }
+        CHECK(got == expected);
+    }
+    const auto f = facts.read();
+    for (uint32_t i = 0; i < f.size(); ++i) {
+        CAPTURE(i);
+        CHECK(f[i] == 1);
+    }
+}
+
+// The cube side of the pattern: an L1 -> L0B load between tensors rebound at offsets, as int8 over
+// half data (one fractal of 512 bytes), and L0B read back through the half tensor.
+__global__ __cube__ void set_addr_cube_kernel(GM_ADDR in, GM_ADDR out) {
+    AscendC::LocalTensor<half> l1(AscendC::TPosition::B1, 0, 1024);
+    AscendC::LocalTensor<half> l0b(AscendC::TPosition::B2, 0, 1024);
+    std::memcpy(l1.GetPhyAddr(), in, 1024 * sizeof(half));
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::LocalTensor<int8_t> dstLocal, srcLocal;
+    dstLocal.SetAddr(l0b[512].address_);
+    srcLocal.SetAddr(l1[256].address_);
+    AscendC::LoadData(dstLocal, srcLocal, AscendC::LoadData2DParams(0, 1, 1, 0, 0, false, 0));
+    AscendC::PipeBarrier<PIPE_ALL>();
+    std::memcpy(out, l0b[512].GetPhyAddr(), 256 * sizeof(half));
+}
+
+TEST_CASE("SetAddr rebinds L1 and L0B tensors for a LoadData at an offset, across element types") {
+    Runtime rt;
+    Stream stream;
+    std::vector<half> in(1024);
+    for (uint32_t i = 0; i < in.size(); ++i) in[i] = half(float(i % 512));
+    DeviceArray<half> src(in), out(256);
+    REQUIRE(ACLRT_LAUNCH_KERNEL(set_addr_cube_kernel)(1, stream, src.get(), out.get()) == 0u);
+    CHECK_ACL(aclrtSynchronizeStream(stream));
+    const auto r = out.read();
+    for (uint32_t i = 0; i < 256; ++i) {
+        CAPTURE(i);
+        CHECK(float(r[i]) == float(in[256 + i]));
+    }
+}
+
+// matmul_full_dequant.hpp's `aGm_.address_ = tempA.address_`: a default-constructed GlobalTensor
+// given another's address (a window of unknown length, as after SetGlobalBuffer(buffer)); and a
+// windowed tensor given an address inside its window, checked against that window from there.
+extern "C" __global__ __aicore__ void gm_address_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR facts) {
+    AscendC::GlobalTensor<float> tempX, tempY;
+    tempX.SetGlobalBuffer((__gm__ float*)x, 64);
+    tempY.SetGlobalBuffer((__gm__ float*)y, 64);
+    AscendC::GlobalTensor<float> xGm, yGm;
+    xGm.address_ = tempX.address_;
+    yGm.address_ = tempY.address_;
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buffer;
+    pipe.InitBuffer(buffer, 64 * sizeof(float));
+    AscendC::LocalTensor<float> t = buffer.Get<float>();
+    AscendC::DataCopy(t, xGm[16], 48);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::Muls(t, t, 2.0f, 48);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(yGm, t, 48);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::GlobalTensor<float> windowed;
+    windowed.SetGlobalBuffer((__gm__ float*)x, 64);
+    windowed.address_ = tempX[40].address_;
+    auto* fact = reinterpret_cast<__gm__ int32_t*>(facts);
+    fact[0] = windowed.GetSize() == 24 && windowed.GetValue(23) == tempX.GetValue(63);
+    fact[1] = xGm.GetSize() == 0 && xGm.address_ == (__gm__ float*)x;
+}
+
+TEST_CASE("GlobalTensor address_ copies: the copy reads and writes where the original points") {
+    Runtime rt;
+    Stream stream;
+    std::vector<float> in(64);
+    for (uint32_t i = 0; i < 64; ++i) in[i] = float(i) - 20.0f;
+    DeviceArray<float> x(in), y(std::vector<float>(64, -1.0f));
+    DeviceArray<int32_t> facts(std::vector<int32_t>(2, -1));
+    REQUIRE(ACLRT_LAUNCH_KERNEL(gm_address_kernel)(1, stream, x.get(), y.get(), facts.get()) == 0u);
+    CHECK_ACL(aclrtSynchronizeStream(stream));
+    const auto r = y.read();
+    for (uint32_t i = 0; i < 64; ++i) {
+        CAPTURE(i);
+        CHECK(r[i] == (i < 48 ? 2.0f * in[16 + i] : -1.0f));
+    }
+    const auto f = facts.read();
+    CHECK(f[0] == 1);
+    CHECK(f[1] == 1);
+}
+
+// A GlobalTensor given an address_ is checked against its own SetGlobalBuffer window.
+extern "C" __global__ __aicore__ void gm_address_misuse_kernel(GM_ADDR x, int32_t which) {
+    AscendC::GlobalTensor<float> whole, part;
+    whole.SetGlobalBuffer((__gm__ float*)x, 64);
+    part.SetGlobalBuffer((__gm__ float*)x + 16, 32);
+    AscendC::TPipe pipe;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> buffer;
+    pipe.InitBuffer(buffer, 64 * sizeof(float));
+    AscendC::LocalTensor<float> t = buffer.Get<float>();
+    if (which == 0) {
+        part.address_ = whole[32].address_;  // element 16 of part's window: 16 elements left
+        AscendC::DataCopy(t, part, 24);
+    }
+    if (which == 1) {
+        part.address_ = whole.address_;  // before part's window
+        (void)part.GetValue(0);
+    }
+}
+
+TEST_CASE("a GlobalTensor given another's address_ reaches only its own SetGlobalBuffer window") {
+    Runtime rt;
+    Stream stream;
+    DeviceArray<float> x(std::vector<float>(64, 1.0f));
+    expect_launch_fault(stream, ACLRT_LAUNCH_KERNEL(gm_address_misuse_kernel)(1, stream, x.get(), 0),
+                        ACL_ERROR_RT_AICORE_TRAP_READ_OVERFLOW,
+                        {"gm_address_misuse_kernel", "DataCopy", "reads elements [16, 40)",
+                         "SetGlobalBuffer size is 32 elements"});
+    expect_launch_fault(stream, ACLRT_LAUNCH_KERNEL(gm_address_misuse_kernel)(1, stream, x.get(), 1),
+                        ACL_ERROR_RT_AICORE_TRAP_READ_OVERFLOW,
+                        {"GlobalTensor::GetValue", "address_ lies 64 bytes before its SetGlobalBuffer window"});
+}
+
+// SetAddr's misuse, and the checks a rebound tensor keeps (its length comes from dataLen).
+extern "C" __global__ __aicore__ void set_addr_misuse_kernel(GM_ADDR x, int32_t which) {
+    AscendC::TPipe pipe;
+    AscendC::TQue<AscendC::TPosition::VECIN, 1> queue;
+    pipe.InitBuffer(queue, 1, 256 * sizeof(half));
+    AscendC::LocalTensor<half> t = queue.AllocTensor<half>();
+    AscendC::LocalTensor<half> l0b(AscendC::TPosition::B2, 0, 256);
+    AscendC::LocalTensor<int16_t> r;
+    AscendC::TBuffAddr a = t[64].address_;
+    if (which == 0) a.logicPos = uint8_t(AscendC::TPosition::GM);  // not a local memory
+    if (which == 1) a.dataLen += 32;                               // past the end of the queue buffer
+    if (which == 2) a = l0b[256].address_, a.dataLen = 65536;      // past the end of L0B
+    if (which == 3) a.logicPos = uint8_t(AscendC::TPosition::B2);  // UB bytes called L0B
+    if (which == 4) a.bufferAddr += 32;                            // bufferAddr and absAddr disagree
+    if (which == 5) a.dataLen = 64;                                // 32 elements, then index 32
+    if (which == 6) a.dataLen = 64;                                // 32 elements, then 64 of them
+    if (which == 7) a.dataLen = 64;                                // then no MTE2 -> V synchronization
+    r.SetAddr(a);
+    if (which == 5) (void)r.GetValue(32);
+    if (which == 6) AscendC::Adds(r, r, int16_t(1), 64);
+    if (which == 7) {
+        AscendC::GlobalTensor<half> gm;
+        gm.SetGlobalBuffer((__gm__ half*)x, 256);
+        AscendC::DataCopy(t, gm, 256);
+        AscendC::Adds(r, r, int16_t(1), 32);
+    }
+    queue.FreeTensor(t);
+}
+
+TEST_CASE("SetAddr outside the memory or past the buffer fails the launch; a rebound tensor keeps its checks") {
+    Runtime rt;
+    Stream stream;
+    DeviceArray<half> x(256);
+    auto run = [&](int32_t which, std::initializer_list<const char*> fragments) {
+        CAPTURE(which);
+        expect_launch_fault(stream, ACLRT_LAUNCH_KERNEL(set_addr_misuse_kernel)(1, stream, x.get(), which),
+                            ACL_ERROR_RT_AICORE_EXCEPTION, fragments);
+    };
+    run(0, {"set_addr_misuse_kernel", "LocalTensor::SetAddr", "logicPos 0 (GM) is not a local memory position"});
+    run(1, {"LocalTensor::SetAddr", "416 bytes at byte 128 of UB", "not within the 512-byte VECIN buffer"});
+    run(2, {"LocalTensor::SetAddr", "65536 bytes at byte 512 of L0B", "run past its 65536 bytes"});
+    run(3, {"LocalTensor::SetAddr", "absAddr is not in L0B"});
+    run(4, {"LocalTensor::SetAddr", "absAddr is byte", "but bufferAddr says byte"});
+    run(5, {"LocalTensor::GetValue", "index 32 is past the end of a VECIN LocalTensor of 32 elements"});
+    run(6, {"Adds", "src reaches 128 bytes", "VECIN LocalTensor holds 64 bytes"});
+    run(7, {"Adds", "data race on UB bytes [128, 192)", "MTE2_V"});
+}
+

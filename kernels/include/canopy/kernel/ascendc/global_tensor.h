@@ -2,6 +2,11 @@
 // GlobalTensor<T>: a typed window onto global memory (GM). SetGlobalBuffer gives it a base and a size;
 // every access through it, or through a view made by operator[], is checked against that size, the
 // way an NPU's memory protection traps an overrun: reads past the end raise 507042, writes 507043.
+// The tensor's address is CANN's public `address_` (a plain GM pointer, as in CANN), and the window is
+// kept as a base address and a length, so the checks follow address_ wherever it is set: a tensor
+// given another's address_ (catlass: `aGm_.address_ = tempA.address_`) is checked against its own
+// window, and one that never had a SetGlobalBuffer window (default-constructed, its address set
+// through address_ alone) is a window of unknown length, as after SetGlobalBuffer(buffer).
 #include <cstdint>
 #include <limits>
 #include <type_traits>
@@ -28,17 +33,15 @@ public:
     // This block's window: `bufferSize` elements from `buffer`.
     __aicore__ inline void SetGlobalBuffer(__gm__ T* buffer, uint64_t bufferSize) {
         address_ = buffer;
+        window_ = reinterpret_cast<uintptr_t>(buffer);
         limit_ = bufferSize;
-        offset_ = 0;
-        bounded_ = true;
     }
 
     // A window of unknown length (the cube samples pass no size); accesses are not bounds-checked.
     __aicore__ inline void SetGlobalBuffer(__gm__ T* buffer) {
         address_ = buffer;
-        limit_ = std::numeric_limits<uint64_t>::max();
-        offset_ = 0;
-        bounded_ = false;
+        window_ = 0;
+        limit_ = kUnknownLength;
     }
 
     // A raw address escapes: what MTE3 was given lands first (deferred_moves.h).
@@ -50,8 +53,9 @@ public:
 
     // Elements from this view's start to the end of the SetGlobalBuffer window (0 when unknown).
     __aicore__ inline uint64_t GetSize() const {
-        if (!bounded_ || offset_ >= limit_) return 0;
-        return limit_ - offset_;
+        const uint64_t start = (reinterpret_cast<uintptr_t>(address_) - window_) / sizeof(T);
+        if (limit_ == kUnknownLength || start >= limit_) return 0;
+        return limit_ - start;
     }
 
     // A view starting `offset` elements further on; it may start past the end, but then every
@@ -65,7 +69,6 @@ public:
         } else {
             view.address_ = address_ + offset;
         }
-        view.offset_ = offset_ + offset;
         return view;
     }
 
@@ -100,26 +103,41 @@ public:
 
     // CheckedSpan's bounds check alone, for the copies that are themselves recorded as deferred moves
     // and stores, whose landing keeps the order.
+    // (A window of unknown length starts at address 0 and reaches the end of the address space.)
     __gm__ T* BoundedSpan(uint64_t first, uint64_t count, bool write, const char* api) const {
-        if (bounded_) {
-            const uint64_t begin = offset_ + first;
-            if (begin > limit_ || count > limit_ - begin) [[unlikely]] {
-                canopy::kernel::ascendc::fail_global_access(
-                    write, api, write ? "writes" : "reads", " elements [", begin, ", ", begin + count,
-                    ") of a GlobalTensor whose SetGlobalBuffer size is ", limit_, " elements (",
-                    limit_ * sizeof(T), " bytes)");
-            }
-        }
-        return address_ + first;
+        __gm__ T* span = address_ + first;
+        const uint64_t begin = (reinterpret_cast<uintptr_t>(span) - window_) / sizeof(T);
+        if (begin > limit_ || count > limit_ - begin) [[unlikely]] FailSpan(first, count, write, api);
+        return span;
     }
 
     // The current view's address; public as in Ascend C.
     __gm__ T* address_ = nullptr;
 
 private:
-    uint64_t offset_ = 0;  // this view's start, in elements from the SetGlobalBuffer base
-    uint64_t limit_ = 0;   // the SetGlobalBuffer size, in elements (0 until it is called)
-    bool bounded_ = true;
+    static constexpr uint64_t kUnknownLength = std::numeric_limits<uint64_t>::max();
+
+    [[noreturn, gnu::cold, gnu::noinline]] void FailSpan(uint64_t first, uint64_t count, bool write,
+                                                         const char* api) const {
+        const uintptr_t at = reinterpret_cast<uintptr_t>(address_);
+        const uint64_t bytes = limit_ * sizeof(T);
+        if (at < window_) {
+            // address_ was set before the window (past it, the elements are counted from its base).
+            canopy::kernel::ascendc::fail_global_access(
+                write, api, write ? "writes" : "reads", " through a GlobalTensor whose address_ lies ", window_ - at,
+                " bytes before its SetGlobalBuffer window of ", limit_, " elements (", bytes,
+                " bytes); a GlobalTensor reaches only the window SetGlobalBuffer gave it");
+        }
+        const uint64_t begin = (at - window_) / sizeof(T) + first;
+        canopy::kernel::ascendc::fail_global_access(write, api, write ? "writes" : "reads", " elements [", begin, ", ",
+                                                    begin + count, ") of a GlobalTensor whose SetGlobalBuffer size is ",
+                                                    limit_, " elements (", bytes, " bytes)");
+    }
+
+    // The SetGlobalBuffer window: its base address and its length in elements; address_ is
+    // checked against it wherever it points. Never set, the window is of unknown length.
+    uintptr_t window_ = 0;
+    uint64_t limit_ = kUnknownLength;
 };
 
 }  // namespace AscendC

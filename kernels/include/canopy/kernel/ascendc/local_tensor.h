@@ -2,6 +2,8 @@
 // LocalTensor<T>: a typed window onto one of the core's local memories (UB, L1, L0A/B/C), handed out
 // by a TQue, a TBuf or a LocalMemAllocator. Element access and every API that takes a LocalTensor
 // are checked against its length: touching past the end raises ACL_ERROR_RT_AICORE_EXCEPTION.
+// Its address is CANN's public `address_` (a TBuffAddr, tbuff_addr.h), kept current by every
+// operation that moves or resizes the tensor; SetAddr rebinds it, checked.
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -9,6 +11,7 @@
 #include "canopy/kernel/ascendc/check.h"
 #include "canopy/kernel/ascendc/local_memory.h"
 #include "canopy/kernel/ascendc/shape_info.h"
+#include "canopy/kernel/ascendc/tbuff_addr.h"
 #include "canopy/kernel/ascendc/types.h"
 #include "canopy/kernel/deferred_moves.h"
 #include "canopy/kernel/pipes.h"
@@ -34,6 +37,13 @@ constexpr uint64_t elements_in(uint64_t bytes) {
     if constexpr (packs_nibbles<T>) return bytes * 2;
     return bytes / sizeof(T);
 }
+
+// BufferRecord, complete only where pipe.h is included: named through a template so that the
+// LocalTensor members that read one are checked when they are instantiated.
+template <typename T>
+struct buffer_record_of {
+    using type = BufferRecord;
+};
 }  // namespace canopy::kernel::ascendc
 
 namespace AscendC {
@@ -46,8 +56,9 @@ public:
     __aicore__ inline LocalTensor() = default;
 
     // Static-tensor programming: `tileSize` elements at byte offset `addr` of `pos`'s memory.
-    __aicore__ inline LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize) : position_(pos) {
+    __aicore__ inline LocalTensor(TPosition pos, uint32_t addr, uint32_t tileSize) {
         using namespace canopy::kernel::ascendc;
+        address_.logicPos = static_cast<uint8_t>(pos);
         const Hardware hardware = GetPhyType(pos);
         const LocalMemory memory = local_memory(hardware);
         const uint64_t bytes = bytes_of<T>(tileSize);
@@ -60,8 +71,7 @@ public:
                 fail_misuse("LocalTensor", "position ", PositionName(pos), " (", HardwareName(hardware),
                             ") is not a local memory Canopy models");
             }
-            size_ = tileSize;
-            capacity_bytes_ = bytes;
+            Place(nullptr, addr, tileSize, bytes);
             return;
         }
         if (addr % ONE_BLK_SIZE != 0 || uint64_t(addr) + bytes > memory.bytes) [[unlikely]] {
@@ -69,16 +79,19 @@ public:
                         HardwareName(hardware), " do not fit its ", memory.bytes,
                         " bytes at a 32-byte aligned offset");
         }
-        data_ = reinterpret_cast<T*>(memory.base + addr);
-        size_ = tileSize;
-        capacity_bytes_ = bytes;
+        Place(reinterpret_cast<uint8_t*>(memory.base + addr), addr, tileSize, bytes);
     }
 
     // Canopy: `size` elements at `data` in `position`; `buffer` is the TPipe buffer it was
     // allocated from, or null when it does not come from a queue.
-    LocalTensor(T* data, uint32_t size, TPosition position, canopy::kernel::ascendc::BufferRecord* buffer)
-        : data_(data), size_(size), capacity_bytes_(canopy::kernel::ascendc::bytes_of<T>(size)), position_(position),
-          buffer_(buffer) {}
+    LocalTensor(T* data, uint32_t size, TPosition position, canopy::kernel::ascendc::BufferRecord* buffer) {
+        address_.logicPos = static_cast<uint8_t>(position);
+        address_.bufferHandle = reinterpret_cast<TBufHandle>(buffer);
+        const std::byte* base = canopy::kernel::ascendc::local_memory(GetPhyType(position)).base;
+        const auto at = reinterpret_cast<uint8_t*>(data);
+        Place(at, base == nullptr || at == nullptr ? 0 : uint32_t(reinterpret_cast<const std::byte*>(at) - base), size,
+              canopy::kernel::ascendc::bytes_of<T>(size));
+    }
 
     __aicore__ inline uint32_t GetSize() const { return size_; }
     __aicore__ inline uint32_t GetLength() const {
@@ -87,13 +100,78 @@ public:
 
     // Shrinks or regrows the tensor within the memory it was created over.
     __aicore__ inline void SetSize(uint32_t size) {
-        if (canopy::kernel::ascendc::bytes_of<T>(size) > capacity_bytes_) [[unlikely]] {
-            canopy::kernel::ascendc::fail_misuse("LocalTensor::SetSize", "size ", size, " elements (",
-                                                  canopy::kernel::ascendc::bytes_of<T>(size), " bytes) exceeds the ",
-                                                  capacity_bytes_, " bytes the tensor was created over");
+        const uint64_t bytes = canopy::kernel::ascendc::bytes_of<T>(size);
+        if (bytes > capacity_end_ - address_.bufferAddr) [[unlikely]] {
+            canopy::kernel::ascendc::fail_misuse("LocalTensor::SetSize", "size ", size, " elements (", bytes,
+                                                  " bytes) exceeds the ", capacity_end_ - address_.bufferAddr,
+                                                  " bytes the tensor was created over");
         }
         size_ = size;
+        address_.dataLen = static_cast<uint32_t>(bytes);
     }
+
+    // Rebinds the tensor to `address` (typically another tensor's address_, of any element type):
+    // it then holds dataLen bytes at bufferAddr of logicPos's memory, as elements of T. The address
+    // must lie in that memory, within the TPipe buffer its bufferHandle names if it names one;
+    // absAddr, when set, must be bufferAddr's host address (a tensor's address_ always is).
+    __aicore__ inline void SetAddr(const TBuffAddr& address) {
+        using namespace canopy::kernel::ascendc;
+        using Record = typename buffer_record_of<T>::type;
+        const auto position = static_cast<TPosition>(address.logicPos);
+        const Hardware hardware = GetPhyType(position);
+        const LocalMemory memory = local_memory(hardware);
+        if (hardware == Hardware::GM || hardware == Hardware::MAX) [[unlikely]] {
+            fail_misuse("LocalTensor::SetAddr", "logicPos ", int(address.logicPos), " (", PositionName(position),
+                        ") is not a local memory position");
+        }
+        const uint64_t end = uint64_t(address.bufferAddr) + address.dataLen;
+        uint8_t* at = nullptr;
+        if (memory.base == nullptr) {
+            // An AIC's UB tensor (see the position constructor): an address no instruction may use.
+            const bool aic = canopy::kernel::current_block().core_type == canopy::kernel::core_type_aic;
+            if (hardware != Hardware::UB || !aic || address.absAddr != nullptr) [[unlikely]] {
+                fail_misuse("LocalTensor::SetAddr", "position ", PositionName(position), " (",
+                            HardwareName(hardware), ") is not a local memory Canopy models on this core");
+            }
+        } else {
+            at = reinterpret_cast<uint8_t*>(memory.base) + address.bufferAddr;
+            if (address.absAddr != nullptr && address.absAddr != at) [[unlikely]] {
+                const auto host = reinterpret_cast<uintptr_t>(address.absAddr);
+                const auto base = reinterpret_cast<uintptr_t>(memory.base);
+                if (host < base || host - base >= memory.bytes) {
+                    fail_misuse("LocalTensor::SetAddr", "absAddr is not in ", HardwareName(hardware), " (logicPos ",
+                                PositionName(position), "): the address belongs to another memory or none");
+                }
+                fail_misuse("LocalTensor::SetAddr", "absAddr is byte ", host - base, " of ", HardwareName(hardware),
+                            " but bufferAddr says byte ", address.bufferAddr, ": the two must agree");
+            }
+            if (end > memory.bytes) [[unlikely]] {
+                fail_misuse("LocalTensor::SetAddr", address.dataLen, " bytes at byte ", address.bufferAddr, " of ",
+                            HardwareName(hardware), " (logicPos ", PositionName(position), ") run past its ",
+                            memory.bytes, " bytes");
+            }
+        }
+        uint64_t capacity_end = end;
+        if (address.bufferHandle != nullptr) {
+            const auto* record = reinterpret_cast<const Record*>(address.bufferHandle);
+            const uint64_t first = memory.base == nullptr || record->address == nullptr
+                                       ? address.bufferAddr
+                                       : uint64_t(record->address - memory.base);
+            if (GetPhyType(record->position) != hardware || address.bufferAddr < first ||
+                end > first + record->bytes) [[unlikely]] {
+                fail_misuse("LocalTensor::SetAddr", address.dataLen, " bytes at byte ", address.bufferAddr, " of ",
+                            HardwareName(hardware), " are not within the ", record->bytes, "-byte ",
+                            PositionName(record->position), " buffer at byte ", first, " of ",
+                            HardwareName(GetPhyType(record->position)), " that its bufferHandle names");
+            }
+            capacity_end = first + record->bytes;
+        }
+        address_ = address;
+        address_.absAddr = at;
+        size_ = static_cast<uint32_t>(elements_in<T>(address.dataLen));
+        capacity_end_ = static_cast<uint32_t>(capacity_end);
+    }
+    __aicore__ inline TBufHandle GetBufferHandle() const { return address_.bufferHandle; }
 
     // Scalar accesses: instructions of the scalar pipe.
     __aicore__ inline T GetValue(uint32_t index) const {
@@ -125,7 +203,7 @@ public:
                       "an int4b_t element is half a byte: use GetValue / SetValue");
         LandDeferredMoves();  // the reference escapes
         T* element = Element(index, "LocalTensor::operator()");
-        if (data_ == nullptr) [[unlikely]] {
+        if (address_.absAddr == nullptr) [[unlikely]] {
             canopy::kernel::ascendc::fail_misuse("LocalTensor::operator()", "the tensor is in ", HardwareName(memory()),
                                                   ", which this core does not have");
         }
@@ -136,13 +214,15 @@ public:
     __aicore__ inline LocalTensor operator[](uint32_t offset) const {
         if (offset > size_) [[unlikely]] {
             canopy::kernel::ascendc::fail_misuse("LocalTensor::operator[]", "offset ", offset,
-                                                  " is past the end of a ", PositionName(position_),
+                                                  " is past the end of a ", PositionName(position()),
                                                   " LocalTensor of ", size_, " elements");
         }
         LocalTensor view = *this;
-        view.data_ = Advance(offset, "LocalTensor::operator[]");
+        const auto skipped = static_cast<uint32_t>(canopy::kernel::ascendc::bytes_of<T>(offset));
+        view.address_.absAddr = reinterpret_cast<uint8_t*>(Advance(offset, "LocalTensor::operator[]"));
+        view.address_.bufferAddr = address_.bufferAddr + skipped;
+        view.address_.dataLen = address_.dataLen - skipped;
         view.size_ = size_ - offset;
-        view.capacity_bytes_ = capacity_bytes_ - canopy::kernel::ascendc::bytes_of<T>(offset);
         return view;
     }
 
@@ -150,22 +230,24 @@ public:
     template <typename U>
     __aicore__ inline LocalTensor<U> ReinterpretCast() const {
         using namespace canopy::kernel::ascendc;
-        const auto size = static_cast<uint32_t>(elements_in<U>(bytes_of<T>(size_)));
-        LocalTensor<U> other(reinterpret_cast<U*>(data_), size, position_, buffer_);
-        other.capacity_bytes_ = capacity_bytes_;
+        LocalTensor<U> other;
+        other.address_ = address_;
+        other.size_ = static_cast<uint32_t>(elements_in<U>(bytes_of<T>(size_)));
+        other.address_.dataLen = static_cast<uint32_t>(bytes_of<T>(size_));
+        other.capacity_end_ = capacity_end_;
         return other;
     }
 
     // The pointer escapes the pipe model: every move MTE2 has not landed lands first.
     __aicore__ inline T* GetPhyAddr() const {
         LandDeferredMoves();
-        return data_;
+        return data();
     }
     __aicore__ inline T* GetPhyAddr(uint32_t offset) const {
         LandDeferredMoves();
         return Advance(offset, "LocalTensor::GetPhyAddr");
     }
-    __aicore__ inline int32_t GetPosition() const { return static_cast<int32_t>(position_); }
+    __aicore__ inline int32_t GetPosition() const { return address_.logicPos; }
 
     // The shape the tensor carries for the APIs that read it (shape_info.h).
     __aicore__ inline void SetShapeInfo(const ShapeInfo& shapeInfo) { shape_info_ = shapeInfo; }
@@ -173,10 +255,15 @@ public:
 
     // Canopy's accessors for the API implementation. address() is GetPhyAddr for the APIs that
     // report their operands to the pipe model before touching them (which lands what they need).
-    T* address() const { return data_; }
-    TPosition position() const { return position_; }
-    Hardware memory() const { return GetPhyType(position_); }
-    canopy::kernel::ascendc::BufferRecord* buffer_record() const { return buffer_; }
+    T* address() const { return data(); }
+    TPosition position() const { return static_cast<TPosition>(address_.logicPos); }
+    Hardware memory() const { return GetPhyType(position()); }
+    canopy::kernel::ascendc::BufferRecord* buffer_record() const {
+        return reinterpret_cast<canopy::kernel::ascendc::BufferRecord*>(address_.bufferHandle);
+    }
+
+    // Where the tensor lives, as CANN's LocalTensor carries it (tbuff_addr.h): public as in CANN.
+    TBuffAddr address_{0, 0, nullptr, static_cast<uint8_t>(TPosition::VECCALC), nullptr};
 
 private:
     template <typename U>
@@ -198,11 +285,11 @@ private:
     T* Element(uint32_t index, const char* api) const {
         if (index >= size_) [[unlikely]] {
             canopy::kernel::ascendc::fail_misuse(api, "index ", index, " is past the end of a ",
-                                                  PositionName(position_), " LocalTensor of ", size_,
+                                                  PositionName(position()), " LocalTensor of ", size_,
                                                   " elements");
         }
-        if constexpr (canopy::kernel::ascendc::packs_nibbles<T>) return data_ + index / 2;
-        return data_ + index;
+        if constexpr (canopy::kernel::ascendc::packs_nibbles<T>) return data() + index / 2;
+        return data() + index;
     }
 
     // The address `offset` elements on; an int4b_t address must fall on a byte, as on the NPU.
@@ -212,16 +299,26 @@ private:
                 canopy::kernel::ascendc::fail_misuse(api, "offset ", offset,
                                                       " of an int4b_t tensor is odd: it must start on a byte");
             }
-            return data_ + offset / 2;
+            return data() + offset / 2;
         }
-        return data_ + offset;
+        return data() + offset;
     }
 
-    T* data_ = nullptr;
+    T* data() const { return reinterpret_cast<T*>(address_.absAddr); }
+
+    // The tensor's whole state from a placement: `elements` (`bytes`) at byte `offset` of its memory.
+    void Place(uint8_t* at, uint32_t offset, uint32_t elements, uint64_t bytes) {
+        address_.absAddr = at;
+        address_.bufferAddr = offset;
+        address_.dataLen = static_cast<uint32_t>(bytes);
+        size_ = elements;
+        capacity_end_ = static_cast<uint32_t>(offset + bytes);
+    }
+
+    // address_ is the tensor's start, position and buffer; size_ its length in elements (its bytes
+    // are address_.dataLen); capacity_end_ the byte of its memory that SetSize may grow it up to.
     uint32_t size_ = 0;
-    uint64_t capacity_bytes_ = 0;
-    TPosition position_ = TPosition::VECCALC;
-    canopy::kernel::ascendc::BufferRecord* buffer_ = nullptr;
+    uint32_t capacity_end_ = 0;
     ShapeInfo shape_info_{};
 };
 
