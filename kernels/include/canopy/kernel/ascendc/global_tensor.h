@@ -53,7 +53,7 @@ public:
 
     // Elements from this view's start to the end of the SetGlobalBuffer window (0 when unknown).
     __aicore__ inline uint64_t GetSize() const {
-        const uint64_t start = (reinterpret_cast<uintptr_t>(address_) - window_) / sizeof(T);
+        const uint64_t start = ElementsIntoWindow();
         if (limit_ == kUnknownLength || start >= limit_) return 0;
         return limit_ - start;
     }
@@ -105,10 +105,9 @@ public:
     // and stores, whose landing keeps the order.
     // (A window of unknown length starts at address 0 and reaches the end of the address space.)
     __gm__ T* BoundedSpan(uint64_t first, uint64_t count, bool write, const char* api) const {
-        __gm__ T* span = address_ + first;
-        const uint64_t begin = (reinterpret_cast<uintptr_t>(span) - window_) / sizeof(T);
+        const uint64_t begin = ElementsIntoWindow() + first;
         if (begin > limit_ || count > limit_ - begin) [[unlikely]] FailSpan(first, count, write, api);
-        return span;
+        return address_ + first;
     }
 
     // The current view's address; public as in Ascend C.
@@ -116,6 +115,13 @@ public:
 
 private:
     static constexpr uint64_t kUnknownLength = std::numeric_limits<uint64_t>::max();
+
+    // Elements from the window's base to address_ (int4b_t: two to a byte).
+    uint64_t ElementsIntoWindow() const {
+        const uint64_t bytes = reinterpret_cast<uintptr_t>(address_) - window_;
+        if constexpr (std::is_same_v<T, int4b_t>) return bytes * 2;
+        return bytes / sizeof(T);
+    }
 
     [[noreturn, gnu::cold, gnu::noinline]] void FailSpan(uint64_t first, uint64_t count, bool write,
                                                          const char* api) const {
@@ -128,7 +134,7 @@ private:
                 " bytes before its SetGlobalBuffer window of ", limit_, " elements (", bytes,
                 " bytes); a GlobalTensor reaches only the window SetGlobalBuffer gave it");
         }
-        const uint64_t begin = (at - window_) / sizeof(T) + first;
+        const uint64_t begin = ElementsIntoWindow() + first;
         canopy::kernel::ascendc::fail_global_access(write, api, write ? "writes" : "reads", " elements [", begin, ", ",
                                                     begin + count, ") of a GlobalTensor whose SetGlobalBuffer size is ",
                                                     limit_, " elements (", bytes, " bytes)");
