@@ -313,10 +313,14 @@ std::uint32_t canopy::kernel::launch(const LaunchRequest& request, KernelCall&& 
         check_block_count(request.kernel, request.num_blocks, ACL_ERROR_RT_PARAM_INVALID);
         engine::Stream& stream = target_stream(s, request.stream, "stream");
         const KernelRegistry& registry = KernelRegistry::instance();
-        const bool cooperative = request.site ? request.site->cooperative : registry.cooperative(request.symbol);
-        const KernelCores cores = request.core_split ? registry.split_cores(request.core_split)
-                                  : request.site     ? request.site->cores
-                                                     : registry.cores(request.symbol);
+        bool cooperative = request.site ? request.site->cooperative : registry.cooperative(request.symbol);
+        KernelCores cores = request.site ? request.site->cores : registry.cores(request.symbol);
+        if (request.core_split) {
+            // Inferred from the kernel's code, unless the kernel declares its cores.
+            const kernel::SplitTraits split = registry.split_traits(request.core_split);
+            if (!request.site->cores_declared) cores = split.cores;
+            cooperative = cooperative || split.cooperative;
+        }
         if (cooperative) check_cooperative_block_count(request.kernel, request.num_blocks);
         enqueue_launch(stream,
                        LaunchPlan{request.kernel, request.num_blocks, request.dyn_ubuf_bytes, cooperative, cores,

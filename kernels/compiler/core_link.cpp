@@ -23,6 +23,7 @@
 //     once; otherwise a flavour does work when it reaches a call into the runtime or a store to memory
 //     that is not its own stack; both do work: a mix kernel of one AIC and two AIVs; only the cube
 //     flavour: an AIC kernel; else an AIV kernel;
+//   - notes whether either flavour waits for other cores (then all run at once);
 //   - registers those cores with the runtime (canopy_register_core_split, at load; unregistered at
 //     unload), keyed by the AIV entry the launch names.
 #include <llvm/ADT/STLExtras.h>
@@ -50,6 +51,7 @@
 
 #include <cstdio>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 #include <vector>
@@ -195,6 +197,32 @@ private:
     llvm::SmallPtrSet<llvm::Function*, 32> seen_;
 };
 
+// Whether a flavour waits for other blocks or cores: reaches (by a call, or by naming a function it
+// may call through a pointer) one of the runtime's waits, which every
+// Ascend C wait (SyncAll, CrossCoreWaitFlag, IBWait, WaitPreBlock, GroupBarrier) comes down to
+// (canopy/kernel/block.h). Such a kernel runs all its cores at once, as on the NPU.
+bool waits_for_other_cores(llvm::Function& entry) {
+    static const std::set<std::string> waits{"_ZN6canopy6kernel8sync_allEv", "_ZN6canopy6kernel17poll_other_blocksEv",
+                                             "_ZN6canopy6kernel20cross_core_wait_flagEt"};
+    llvm::SmallPtrSet<llvm::Function*, 32> seen;
+    std::vector<llvm::Function*> pending{&entry};
+    while (!pending.empty()) {
+        llvm::Function* function = pending.back();
+        pending.pop_back();
+        if (!seen.insert(function).second) continue;
+        // Every function the code names, called or stored (catlass calls some through pointers).
+        for (llvm::Instruction& instruction : llvm::instructions(*function)) {
+            for (llvm::Value* operand : instruction.operand_values()) {
+                auto* named = llvm::dyn_cast<llvm::Function>(operand->stripPointerCasts());
+                if (named == nullptr) continue;
+                if (waits.count(named->getName().str()) != 0) return true;
+                if (!named->isDeclaration()) pending.push_back(named);
+            }
+        }
+    }
+    return false;
+}
+
 // The cube compilation reduced to its AIC entries and what they call, all internal but the entries.
 void keep_only_aic_entries(llvm::Module& aic) {
     for (const char* list : {"llvm.global_ctors", "llvm.global_dtors"}) {
@@ -230,20 +258,22 @@ struct Split {
     std::uint8_t aic;
     std::uint8_t aiv;
     bool mix;
+    bool cooperative = false;
 };
 
-// A table of {AIV entry, aic, aiv, mix} and the static constructor and destructor that hand it to
+// A table of {AIV entry, aic, aiv, mix, cooperative} and the static constructor and destructor that hand it to
 // the runtime (kernels/src/registry.cpp).
 void register_splits(llvm::Module& module, const std::vector<Split>& splits) {
     llvm::LLVMContext& context = module.getContext();
     llvm::Type* pointer = llvm::PointerType::get(context, 0);
     llvm::Type* byte = llvm::Type::getInt8Ty(context);
-    llvm::StructType* entry_type = llvm::StructType::get(context, {pointer, byte, byte, byte});
+    llvm::StructType* entry_type = llvm::StructType::get(context, {pointer, byte, byte, byte, byte});
     std::vector<llvm::Constant*> rows;
     for (const Split& split : splits) {
         rows.push_back(llvm::ConstantStruct::get(
             entry_type, {split.aiv_entry, llvm::ConstantInt::get(byte, split.aic), llvm::ConstantInt::get(byte, split.aiv),
-                         llvm::ConstantInt::get(byte, split.mix ? 1 : 0)}));
+                         llvm::ConstantInt::get(byte, split.mix ? 1 : 0),
+                         llvm::ConstantInt::get(byte, split.cooperative ? 1 : 0)}));
     }
     llvm::ArrayType* table_type = llvm::ArrayType::get(entry_type, rows.size());
     auto* table = new llvm::GlobalVariable(module, table_type, true, llvm::GlobalValue::InternalLinkage,
@@ -300,6 +330,7 @@ int main(int argc, char** argv) {
             if (cube_works && vector_works) split = Split{nullptr, 1, 2, true};
             else if (cube_works) split = Split{nullptr, 1, 0, false};
         }
+        split.cooperative = waits_for_other_cores(function) || waits_for_other_cores(*found->second);
         pending.emplace_back(function.getName().str(), split);
     }
 

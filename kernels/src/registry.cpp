@@ -147,16 +147,17 @@ void KernelRegistry::set_cores(const void* symbol, KernelCores cores) {
     current = cores;
 }
 
-KernelCores KernelRegistry::split_cores(const void* aiv_entry) const {
+SplitTraits KernelRegistry::split_traits(const void* aiv_entry) const {
     std::shared_lock lock(mutex_);
     auto found = core_splits_.find(aiv_entry);
-    return found == core_splits_.end() ? KernelCores{} : found->second;
+    return found == core_splits_.end() ? SplitTraits{} : found->second;
 }
 
 void KernelRegistry::add_core_splits(const CoreSplit* table, std::size_t count) {
     std::unique_lock lock(mutex_);
     for (std::size_t i = 0; i < count; ++i) {
-        core_splits_[table[i].aiv_entry] = KernelCores{table[i].aic, table[i].aiv, table[i].mix != 0};
+        core_splits_[table[i].aiv_entry] =
+            SplitTraits{KernelCores{table[i].aic, table[i].aiv, table[i].mix != 0}, table[i].cooperative != 0};
     }
 }
 

@@ -43,6 +43,13 @@ struct CoreSplit {
     std::uint8_t aic;
     std::uint8_t aiv;
     std::uint8_t mix;
+    std::uint8_t cooperative;  // a flavour waits for other cores
+};
+
+// What canopy-core-link inferred of a kernel compiled per core type.
+struct SplitTraits {
+    KernelCores cores;
+    bool cooperative = false;
 };
 
 class KernelRegistry {
@@ -67,9 +74,9 @@ public:
     KernelCores cores(const void* symbol) const;
     void set_cores(const void* symbol, KernelCores cores);
 
-    // The cores canopy-core-link inferred for a kernel compiled per core type, keyed by its AIV entry
-    // (one AIV when none is registered).
-    KernelCores split_cores(const void* aiv_entry) const;
+    // What canopy-core-link inferred for a kernel compiled per core type, keyed by its AIV entry
+    // (one AIV, not cooperative, when none is registered).
+    SplitTraits split_traits(const void* aiv_entry) const;
     void add_core_splits(const CoreSplit* table, std::size_t count);
     void remove_core_splits(const CoreSplit* table, std::size_t count);
 
@@ -86,7 +93,7 @@ private:
 
     mutable std::shared_mutex mutex_;
     std::unordered_map<const void*, Entry> by_symbol_;
-    std::unordered_map<const void*, KernelCores> core_splits_;
+    std::unordered_map<const void*, SplitTraits> core_splits_;
     std::atomic<int> cooperative_count_{0};
     std::atomic<int> typed_count_{0};  // kernels whose blocks are not one AIV
 };

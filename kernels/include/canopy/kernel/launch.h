@@ -137,7 +137,7 @@ struct LaunchRequest {
     void* stream;                 // aclrtStream; NULL is the current context's default stream
     const char* api;              // the launch form, naming the call in error messages
     const ChevronSite* site = nullptr;  // a compiled launch site: its kernel traits, not the registry's
-    const void* core_split = nullptr;   // a kernel compiled per core type: its AIV entry, naming its cores
+    const void* core_split = nullptr;   // a kernel compiled per core type: its AIV entry, naming its traits
 };
 
 // Enqueues the launch on its stream. Returns ACL_SUCCESS (0) or the aclError that rejected it.
@@ -349,7 +349,7 @@ public:
         LaunchRequest request{site_.kernel, nullptr, num_blocks_, dyn_ubuf_bytes_, stream_, "<<<>>>", &site_};
 #ifdef __CANOPY_CORE_PASS__
         using Stored = decltype(stored);
-        if (!site_.cores_declared) request.core_split = reinterpret_cast<const void*>(&detail::aiv_entry<Kernel, Stored>);
+        request.core_split = reinterpret_cast<const void*>(&detail::aiv_entry<Kernel, Stored>);
         return launch(request, KernelCall([kernel, stored]() {
                           if (current_block().core_type == core_type_aic) detail::aic_entry(kernel, stored);
                           else detail::aiv_entry(kernel, stored);
