@@ -87,9 +87,13 @@ public:
     LocalTensor(T* data, uint32_t size, TPosition position, canopy::kernel::ascendc::BufferRecord* buffer) {
         address_.logicPos = static_cast<uint8_t>(position);
         address_.bufferHandle = reinterpret_cast<TBufHandle>(buffer);
-        const std::byte* base = canopy::kernel::ascendc::local_memory(GetPhyType(position)).base;
+        // bufferAddr: the UB's base is the block context's (inline); the cube memories' are out of line.
+        // (An AIC's UB tensor has neither: 0.)
+        const Hardware hardware = GetPhyType(position);
+        const std::byte* base = hardware == Hardware::UB ? canopy::kernel::current_block().ub
+                                                         : canopy::kernel::ascendc::local_memory(hardware).base;
         const auto at = reinterpret_cast<uint8_t*>(data);
-        Place(at, base == nullptr || at == nullptr ? 0 : uint32_t(reinterpret_cast<const std::byte*>(at) - base), size,
+        Place(at, static_cast<uint32_t>(reinterpret_cast<uintptr_t>(at) - reinterpret_cast<uintptr_t>(base)), size,
               canopy::kernel::ascendc::bytes_of<T>(size));
     }
 
