@@ -39,7 +39,7 @@ struct Device {
 template <typename T>
 void dump(GM_ADDR out, const AscendC::LocalTensor<T>& tensor, uint32_t count) {
     AscendC::PipeBarrier<PIPE_ALL>();
-    std::memcpy(out, tensor.GetPhyAddr(), count * sizeof(T));
+    std::memcpy(out, reinterpret_cast<const void*>(tensor.GetPhyAddr()), count * sizeof(T));
 }
 
 template <typename T>
@@ -548,7 +548,7 @@ constexpr uint32_t kFixRows = 32;           // srcStride: m rounded up to 16
 template <typename T>
 AscendC::LocalTensor<T> l0c_from(GM_ADDR nz) {
     AscendC::LocalTensor<T> c(AscendC::TPosition::CO1, 0, 3 * kFixRows * 16);
-    std::memcpy(c.GetPhyAddr(), nz, 3 * kFixRows * 16 * sizeof(T));
+    std::memcpy(reinterpret_cast<void*>(c.GetPhyAddr()), nz, 3 * kFixRows * 16 * sizeof(T));
     AscendC::PipeBarrier<PIPE_ALL>();
     return c;
 }

@@ -78,7 +78,7 @@ extern "C" __global__ __aicore__ void deferred_scalar_reads_kernel(GM_ADDR x, GM
     AscendC::DataCopy(tile[kTile], global(x, kTile), kTile);
     in.queue.EnQue(tile);
     tile = in.queue.DeQue<float>();
-    const float by_pointer = tile.GetPhyAddr()[kTile + 3];
+    const float by_pointer = reinterpret_cast<const float*>(tile.GetPhyAddr())[kTile + 3];
     AscendC::GlobalTensor<float> result = global(out, 3);
     result.SetValue(0, by_value);
     result.SetValue(1, by_reference);

@@ -24,7 +24,7 @@ __aicore__ inline void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<T
     T* sum_data = call.out("sumTensor", sum, reduced, "the shape");
     T* max_data = call.out("maxTensor", max, reduced, "the shape");
     const uint32_t min_tmp = adv::sizes::softmax_row_floats(shape.k, sizeof(T)) * 4;
-    if (sharedTmpBuffer.GetSize() > 0 || sharedTmpBuffer.GetPhyAddr() != nullptr) {
+    if (sharedTmpBuffer.GetSize() > 0 || sharedTmpBuffer.landed_address() != nullptr) {
         call.tmp("sharedTmpBuffer", sharedTmpBuffer, min_tmp, "GetLogSoftMaxMinTmpSize");
     } else {
         call.stack(min_tmp, "GetLogSoftMaxMinTmpSize");

@@ -367,28 +367,28 @@ public:
 
     __aicore__ inline void SetTensorA(const GlobalTensor<SrcAT>& gm, bool isTransposeA = false) {
         a_gm_ = gm;
-        a_ = {gm.GetPhyAddr(), true, false, isTransposeA || A_TYPE::isTrans};
+        a_ = {gm.landed_address(), true, false, isTransposeA || A_TYPE::isTrans};
         computed_ = false;
     }
     __aicore__ inline void SetTensorB(const GlobalTensor<SrcBT>& gm, bool isTransposeB = false) {
         b_gm_ = gm;
-        b_ = {gm.GetPhyAddr(), true, false, isTransposeB || B_TYPE::isTrans};
+        b_ = {gm.landed_address(), true, false, isTransposeB || B_TYPE::isTrans};
         computed_ = false;
     }
     __aicore__ inline void SetTensorA(const LocalTensor<SrcAT>& leftMatrix, bool isTransposeA = false) {
         a_local_ = leftMatrix;
-        a_ = {leftMatrix.GetPhyAddr(), true, true, isTransposeA || A_TYPE::isTrans};
+        a_ = {leftMatrix.landed_address(), true, true, isTransposeA || A_TYPE::isTrans};
         computed_ = false;
     }
     __aicore__ inline void SetTensorB(const LocalTensor<SrcBT>& rightMatrix, bool isTransposeB = false) {
         b_local_ = rightMatrix;
-        b_ = {rightMatrix.GetPhyAddr(), true, true, isTransposeB || B_TYPE::isTrans};
+        b_ = {rightMatrix.landed_address(), true, true, isTransposeB || B_TYPE::isTrans};
         computed_ = false;
     }
     __aicore__ inline void SetBias(const GlobalTensor<BiasT>& biasGlobal) {
         ReserveBiasRow();
         bias_gm_ = biasGlobal;
-        bias_ = biasGlobal.GetPhyAddr();
+        bias_ = biasGlobal.landed_address();
         bias_local_set_ = false;
         hasBias_ = true;
         computed_ = false;
@@ -396,7 +396,7 @@ public:
     __aicore__ inline void SetBias(const LocalTensor<BiasT>& inputBias) {
         ReserveBiasRow();
         bias_local_ = inputBias;
-        bias_ = inputBias.GetPhyAddr();
+        bias_ = inputBias.landed_address();
         bias_local_set_ = true;
         hasBias_ = true;
         computed_ = false;
@@ -421,12 +421,12 @@ public:
     }
     __aicore__ inline void SetQuantVector(const GlobalTensor<uint64_t>& quantTensor) {
         quantVectorGm_ = quantTensor;
-        quantVector_ = quantTensor.GetPhyAddr();
+        quantVector_ = quantTensor.landed_address();
         quantVectorLocal_ = false;
         quantSet_ = true;
     }
     __aicore__ inline void SetQuantVector(const LocalTensor<uint64_t>& quantTensor) {
-        quantVector_ = quantTensor.GetPhyAddr();
+        quantVector_ = quantTensor.landed_address();
         quantVectorLocal_ = true;
         quantSet_ = true;
     }
@@ -475,7 +475,7 @@ public:
         canopy::kernel::ascendc::issue(canopy::kernel::Pipe::M, api,
                                        canopy::kernel::ascendc::writes(localCmatrix, uint64_t(extent) * sizeof(T)));
         const auto& c = canopy::kernel::matmul::scratch<Acc>().c;
-        T* out = localCmatrix.GetPhyAddr();
+        T* out = localCmatrix.landed_address();
         for (int64_t r = 0; r < rows; ++r) {
             for (int64_t j = 0; j < columns; ++j) out[(j / 16) * height * 16 + r * 16 + j % 16] = c(row + r, column + j);
         }
@@ -652,7 +652,7 @@ public:
     }
     template <class T>
     __aicore__ inline void SetWorkspace(GlobalTensor<T>& addr) {
-        workspace_ = reinterpret_cast<const void*>(addr.GetPhyAddr());
+        workspace_ = reinterpret_cast<const void*>(addr.landed_address());
         workspaceBytes_ = int64_t(addr.GetSize() * sizeof(T));
     }
     // The UB the A1 / 310 forms convert formats in; the A2 converts on its own paths.
@@ -835,7 +835,7 @@ private:
             const bool l1 = local.memory() == Hardware::L1;
             canopy::kernel::ascendc::issue(l1 ? canopy::kernel::Pipe::MTE1 : canopy::kernel::Pipe::MTE3, api,
                                            canopy::kernel::ascendc::reads(local, uint64_t(canopy::kernel::matmul::bytes_of<T>(extent))));
-            return local.GetPhyAddr();
+            return local.landed_address();
         }
         return gm.CheckedSpan(0, uint64_t(extent), false, api);
     }
@@ -871,7 +871,7 @@ private:
             canopy::kernel::ascendc::require_elements(bias_local_, n, api, "bias");
             canopy::kernel::ascendc::issue(canopy::kernel::Pipe::MTE3, api,
                                            canopy::kernel::ascendc::reads(bias_local_, uint64_t(n) * sizeof(BiasT)));
-            bias = bias_local_.GetPhyAddr();
+            bias = bias_local_.landed_address();
         } else {
             bias = bias_gm_.CheckedSpan(0, uint64_t(n), false, api);
         }
@@ -993,7 +993,7 @@ private:
         canopy::kernel::ascendc::require_elements(dst, extent, api, "C (the block written)");
         canopy::kernel::ascendc::issue(canopy::kernel::Pipe::MTE2, api,
                                        canopy::kernel::ascendc::writes(dst, uint64_t(extent) * sizeof(DstT)));
-        DstT* out = dst.GetPhyAddr();
+        DstT* out = dst.landed_address();
         for (int64_t r = 0; r < rows; ++r) {
             for (int64_t j = 0; j < columns; ++j) {
                 const DstT v = Convert(c(row + r, column + j), column + j);
@@ -1105,17 +1105,17 @@ private:
             const int64_t ia = firstA + i / (batches / batchA), ib = firstB + i / (batches / batchB);
             if (a_.local) {
                 a_local_ = baseLocalA[uint32_t(offsetA(ia))];
-                a_.data = a_local_.GetPhyAddr();
+                a_.data = a_local_.landed_address();
             } else {
                 a_gm_ = baseA[uint64_t(offsetA(ia))];
-                a_.data = a_gm_.GetPhyAddr();
+                a_.data = a_gm_.landed_address();
             }
             if (b_.local) {
                 b_local_ = baseLocalB[uint32_t(offsetB(ib))];
-                b_.data = b_local_.GetPhyAddr();
+                b_.data = b_local_.landed_address();
             } else {
                 b_gm_ = baseB[uint64_t(offsetB(ib))];
-                b_.data = b_gm_.GetPhyAddr();
+                b_.data = b_gm_.landed_address();
             }
             if (hasBias_ && !bias_local_set_ && kCfg.isBiasBatch) bias_gm_ = baseBias[uint64_t(firstC + i) * n];
             Compute(api);

@@ -50,7 +50,7 @@ public:
             fail_misuse(api_, role, " holds ", held, " bytes; this call needs at least ", min_bytes, " bytes (",
                         tiling ? tiling : "the minimum its tiling function returns", ")");
         }
-        if (held == 0) return tensor.GetPhyAddr();
+        if (held == 0) return tensor.landed_address();
         return declare(role, Access::read_write, tensor, tensor.GetSize(), nullptr);
     }
     // No temporary buffer given: CANN's operator takes the UB after the TPipe's buffers (its stack
@@ -89,8 +89,8 @@ private:
                         source ? ")" : "", " but its ", AscendC::PositionName(tensor.position()), " LocalTensor holds ",
                         tensor.GetSize());
         }
-        add(role, access, reinterpret_cast<const std::byte*>(tensor.GetPhyAddr()), count * sizeof(T));
-        return tensor.GetPhyAddr();
+        add(role, access, reinterpret_cast<const std::byte*>(tensor.landed_address()), count * sizeof(T));
+        return tensor.landed_address();
     }
 
     void add(const char* role, Access access, const std::byte* first, uint64_t bytes) {

@@ -40,7 +40,7 @@ __aicore__ inline void DataCacheCleanAndInvalid(const GlobalTensor<T>& dst) {
     static_assert(dcciDst == DcciDst::CACHELINE_OUT || dcciDst == DcciDst::CACHELINE_ALL ||
                       dcciDst == DcciDst::CACHELINE_ATOMIC,
                   "a GlobalTensor's cache lines are CACHELINE_OUT, CACHELINE_ALL or CACHELINE_ATOMIC");
-    if (entireType == CacheLine::SINGLE_CACHE_LINE && dst.GetPhyAddr() == nullptr) [[unlikely]] {
+    if (entireType == CacheLine::SINGLE_CACHE_LINE && dst.landed_address() == nullptr) [[unlikely]] {
         canopy::kernel::ascendc::fail_misuse("DataCacheCleanAndInvalid", "the GlobalTensor has no buffer");
     }
     if (canopy::kernel::deferred_store_count != 0) canopy::kernel::land_all_deferred_stores();

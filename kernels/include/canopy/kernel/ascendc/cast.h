@@ -218,7 +218,7 @@ inline Int4Operand int4_operand(const char* api, const char* role, Access access
         fail_misuse(api, role, " strides (block ", strides.block, ", repeat ", strides.repeat,
                     ") must not be negative");
     }
-    Int4Operand operand{reinterpret_cast<std::byte*>(tensor.GetPhyAddr()), strides};
+    Int4Operand operand{reinterpret_cast<std::byte*>(tensor.landed_address()), strides};
     const int64_t last_slot = active.last_slot();
     if (last_slot < 0) return operand;
     const auto reach = static_cast<uint64_t>(operand.nibble(active.repeats - 1, last_slot) / 2 + 1);

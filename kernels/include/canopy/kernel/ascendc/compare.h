@@ -119,8 +119,8 @@ inline uint8_t* compare_destination(const VectorInstruction& instruction, const 
     const int64_t bits = instruction.active().repeats * instruction.active().per_repeat;
     const int64_t bytes = (bits + 7) / 8;
     require_elements(dst, bytes, api, "dst");
-    access_ub(api, "dst", Access::write, reinterpret_cast<const std::byte*>(dst.GetPhyAddr()), bytes);
-    return reinterpret_cast<uint8_t*>(dst.GetPhyAddr());
+    access_ub(api, "dst", Access::write, reinterpret_cast<const std::byte*>(dst.landed_address()), bytes);
+    return reinterpret_cast<uint8_t*>(dst.landed_address());
 }
 
 // The count form's repeats: only whole 256-byte repeats are compared.
@@ -221,8 +221,8 @@ __aicore__ inline void GetCmpMask(const LocalTensor<T>& dst) {
     using namespace canopy::kernel::ascendc;
     require_vector_tensor(dst, "GetCmpMask", "dst");
     require_elements(dst, (16 + sizeof(T) - 1) / sizeof(T), "GetCmpMask", "dst");
-    access_ub("GetCmpMask", "dst", Access::write, reinterpret_cast<const std::byte*>(dst.GetPhyAddr()), 16);
-    std::memcpy(static_cast<void*>(dst.GetPhyAddr()), vector_registers().compare_mask, 16);
+    access_ub("GetCmpMask", "dst", Access::write, reinterpret_cast<const std::byte*>(dst.landed_address()), 16);
+    std::memcpy(static_cast<void*>(dst.landed_address()), vector_registers().compare_mask, 16);
 }
 
 template <typename T>
@@ -230,8 +230,8 @@ __aicore__ inline void SetCmpMask(const LocalTensor<T>& src) {
     using namespace canopy::kernel::ascendc;
     require_vector_tensor(src, "SetCmpMask", "src");
     require_elements(src, (16 + sizeof(T) - 1) / sizeof(T), "SetCmpMask", "src");
-    access_ub("SetCmpMask", "src", Access::read, reinterpret_cast<const std::byte*>(src.GetPhyAddr()), 16);
-    std::memcpy(vector_registers().compare_mask, static_cast<const void*>(src.GetPhyAddr()), 16);
+    access_ub("SetCmpMask", "src", Access::read, reinterpret_cast<const std::byte*>(src.landed_address()), 16);
+    std::memcpy(vector_registers().compare_mask, static_cast<const void*>(src.landed_address()), 16);
 }
 
 // ---- Compares: dst bits = src0 (cmpMode) scalar ----------------------------------------------
@@ -299,8 +299,8 @@ inline void select_elements(VectorInstruction&& instruction, const AscendC::Loca
         same_bits_every_repeat ? per_repeat : instruction.active().repeats * per_repeat;
     const int64_t mask_bytes = (mask_bits + 7) / 8;
     require_elements(selMask, (mask_bytes + sizeof(U) - 1) / sizeof(U), api, "selMask");
-    access_ub(api, "selMask", Access::read, reinterpret_cast<const std::byte*>(selMask.GetPhyAddr()), mask_bytes);
-    const auto* bits = reinterpret_cast<const uint8_t*>(selMask.GetPhyAddr());
+    access_ub(api, "selMask", Access::read, reinterpret_cast<const std::byte*>(selMask.landed_address()), mask_bytes);
+    const auto* bits = reinterpret_cast<const uint8_t*>(selMask.landed_address());
     const auto a = instruction.operand("src0", Access::read, src0, src0_strides(params));
     VectorOperand<T> b{nullptr, {}};
     if (src1) b = instruction.operand("src1", Access::read, *src1, src1_strides(params));

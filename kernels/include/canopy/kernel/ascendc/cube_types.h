@@ -397,7 +397,7 @@ template <typename T>
 inline void require_alignment(const AscendC::LocalTensor<T>& tensor, uint64_t alignment, const char* api,
                               const char* role) {
     const LocalMemory memory = local_memory(tensor.memory());
-    const auto offset = uint64_t(reinterpret_cast<const std::byte*>(tensor.GetPhyAddr()) - memory.base);
+    const auto offset = uint64_t(reinterpret_cast<const std::byte*>(tensor.landed_address()) - memory.base);
     if (memory.base != nullptr && offset % alignment != 0) [[unlikely]] {
         fail_misuse(api, role, " starts at byte ", offset, " of ", AscendC::HardwareName(tensor.memory()),
                     "; this instruction needs it ", alignment, "-byte aligned");
@@ -410,7 +410,7 @@ template <typename T>
 inline void require_in_buffer(const AscendC::LocalTensor<T>& tensor, int64_t count, const char* api,
                               const char* role) {
     const LocalMemory memory = local_memory(tensor.memory());
-    const auto offset = uint64_t(reinterpret_cast<const std::byte*>(tensor.GetPhyAddr()) - memory.base);
+    const auto offset = uint64_t(reinterpret_cast<const std::byte*>(tensor.landed_address()) - memory.base);
     if (count < 0 || offset + bytes_of<T>(uint64_t(count)) > memory.bytes) [[unlikely]] {
         fail_misuse(api, count, " elements of ", role, " from byte ", offset, " pass the end of the ", memory.bytes,
                     "-byte ", AscendC::HardwareName(tensor.memory()));

@@ -137,7 +137,7 @@ struct SlicePlan {
 // The UB tensor itself must start on a data block.
 template <typename T>
 inline void require_block_aligned(const AscendC::LocalTensor<T>& tensor, const char* api, const char* role) {
-    const auto offset = uint64_t(reinterpret_cast<const std::byte*>(tensor.GetPhyAddr()) -
+    const auto offset = uint64_t(reinterpret_cast<const std::byte*>(tensor.landed_address()) -
                                  local_memory(AscendC::Hardware::UB).base);
     if (offset % AscendC::ONE_BLK_SIZE != 0) [[unlikely]] {
         fail_misuse(api, role, " starts at byte ", offset, " of the UB; UB addresses must be 32-byte aligned");
@@ -227,7 +227,7 @@ __aicore__ inline void DataCopy(const LocalTensor<T>& dst, const GlobalTensor<T>
     require_local_bytes(dst, plan.dst_extent * sizeof(T), api, "dst");
     const T* from = src.CheckedSpan(0, plan.src_extent, false, api);
     issue(Pipe::MTE2, api, writes(dst, plan.dst_extent * sizeof(T)));
-    T* to = dst.GetPhyAddr();
+    T* to = dst.landed_address();
     move_slice(plan, dimValue, [&](uint64_t dst_offset, uint64_t src_offset) {
         copy_bursts(reinterpret_cast<std::byte*>(to + dst_offset), reinterpret_cast<const std::byte*>(from + src_offset),
                     plan.bursts, burst_bytes, plan.src.burst_advance * sizeof(T),
@@ -248,7 +248,7 @@ __aicore__ inline void DataCopy(const GlobalTensor<T>& dst, const LocalTensor<T>
     require_local_bytes(src, plan.src_extent * sizeof(T), api, "src");
     T* to = dst.CheckedSpan(0, plan.dst_extent, true, api);
     issue(Pipe::MTE3, api, reads(src, plan.src_extent * sizeof(T)));
-    const T* from = src.GetPhyAddr();
+    const T* from = src.landed_address();
     move_slice(plan, dimValue, [&](uint64_t dst_offset, uint64_t src_offset) {
         store_bursts(to + dst_offset, from + src_offset, plan.bursts, burst_bytes,
                      plan.src.burst_advance * sizeof(T), plan.dst.burst_advance * sizeof(T), api);

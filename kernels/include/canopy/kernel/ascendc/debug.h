@@ -143,8 +143,8 @@ __aicore__ inline void DumpTensor(const LocalTensor<T>& tensor, uint32_t desc, u
     require_elements(tensor, dumpSize, "DumpTensor", "tensor");
     canopy::kernel::pipe_barrier_all();
     const auto* base = local_memory(tensor.memory()).base;
-    const uint64_t offset = base ? uint64_t(reinterpret_cast<const std::byte*>(tensor.GetPhyAddr()) - base) : 0;
-    dump_elements(tensor.GetPhyAddr(), desc, offset, HardwareName(tensor.memory()), dumpSize);
+    const uint64_t offset = base ? uint64_t(reinterpret_cast<const std::byte*>(tensor.landed_address()) - base) : 0;
+    dump_elements(tensor.landed_address(), desc, offset, HardwareName(tensor.memory()), dumpSize);
 }
 
 template <typename T>

@@ -176,7 +176,7 @@ inline uint64_t check_fixpipe(const AscendC::LocalTensor<Acc>& src, const Fixpip
 
 template <typename Out, typename Acc>
 inline void fixpipe(Out* to, const AscendC::LocalTensor<Acc>& src, const FixpipeMove& f) {
-    const Acc* from = src.GetPhyAddr();
+    const Acc* from = src.landed_address();
     const bool vector = vector_mode(f.quant);
     // The scale words are loaded before any result is written (the destination may overlap them in L1).
     thread_local std::vector<uint64_t> words;
@@ -250,7 +250,7 @@ inline void fixpipe_to_l1(const AscendC::LocalTensor<Out>& dst, const AscendC::L
     require_elements(dst, int64_t(extent), api, "dst (elements written)");
     issue(Pipe::FIX, api, under_unit_flag(reads(src, fixpipe_src_bytes(src, f)), f.unitFlag),
           writes(dst, extent * sizeof(Out)));
-    fixpipe(dst.GetPhyAddr(), src, f);
+    fixpipe(dst.landed_address(), src, f);
 }
 
 // The scale words of a vector quantization passed as a tensor in L1.
@@ -258,7 +258,7 @@ template <typename S>
 inline void take_scale_words(FixpipeMove& f, const AscendC::LocalTensor<S>& words, const char* api) {
     static_assert(std::is_same_v<S, uint64_t>, "Fixpipe's quantization words are uint64_t");
     require_memory(words, AscendC::Hardware::L1, api, "cbufWorkspace");
-    f.vector = words.GetPhyAddr();
+    f.vector = words.landed_address();
     f.vector_length = words.GetSize();
 }
 
@@ -363,7 +363,7 @@ __aicore__ inline void SetFixPipeConfig(const LocalTensor<T>& preData, bool isUn
         fail_misuse(api, "the quantization words are uint64_t; preData has ", sizeof(T), "-byte elements");
     } else {
         CubeRegisters& registers = cube_registers();
-        registers.quant_vector = preData.GetPhyAddr();
+        registers.quant_vector = preData.landed_address();
         registers.quant_vector_length = preData.GetSize();
     }
 }

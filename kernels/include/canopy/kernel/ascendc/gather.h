@@ -74,12 +74,12 @@ inline void gather_mask(const char* api, const AscendC::LocalTensor<T>& dst, con
     const int64_t repeats = params.repeatTimes;
     const int64_t per_repeat = reduceMode ? int64_t(mask) : repeat_elements<T>;
     if (reduceMode && mask == 0) [[unlikely]] fail_misuse(api, "counter mode (reduceMode) needs a mask of at least 1");
-    const VectorOperand<T> source{src0.GetPhyAddr(), {params.src0BlockStride, params.src0RepeatStride}};
+    const VectorOperand<T> source{src0.landed_address(), {params.src0BlockStride, params.src0RepeatStride}};
     if (repeats == 0) {
         rsvdCnt = 0;
         return;
     }
-    const auto* first = reinterpret_cast<const std::byte*>(src0.GetPhyAddr());
+    const auto* first = reinterpret_cast<const std::byte*>(src0.landed_address());
     const auto reach = static_cast<uint64_t>(reinterpret_cast<const std::byte*>(source.at(repeats - 1, per_repeat - 1) + 1) - first);
     if (reach > uint64_t(src0.GetSize()) * sizeof(T)) [[unlikely]] {
         fail_misuse(api, "src0 reaches ", reach, " bytes (", repeats, " repeats of ", per_repeat,
@@ -90,7 +90,7 @@ inline void gather_mask(const char* api, const AscendC::LocalTensor<T>& dst, con
     // element is always read before its slot or an earlier one is written.
     const int64_t dst_slots = repeats * per_repeat;
     require_elements(dst, reduceMode ? 0 : dst_slots, api, "dst");
-    T* out = dst.GetPhyAddr();
+    T* out = dst.landed_address();
     int64_t kept = 0;
     for (int64_t repeat = 0; repeat < repeats; ++repeat) {
         for (int64_t slot = 0; slot < per_repeat; ++slot) {
@@ -126,9 +126,9 @@ __aicore__ inline void GatherMask(const LocalTensor<T>& dst, const LocalTensor<T
         const int64_t bytes = last_bit / 8 + 1;
         require_elements(src1Pattern, (bytes + sizeof(U) - 1) / sizeof(U), "GatherMask", "src1Pattern");
         access_ub("GatherMask", "src1Pattern", Access::read,
-                  reinterpret_cast<const std::byte*>(src1Pattern.GetPhyAddr()), bytes);
+                  reinterpret_cast<const std::byte*>(src1Pattern.landed_address()), bytes);
     }
-    const auto* bits = reinterpret_cast<const uint8_t*>(src1Pattern.GetPhyAddr());
+    const auto* bits = reinterpret_cast<const uint8_t*>(src1Pattern.landed_address());
     gather_mask("GatherMask", dst, src0, reduceMode, mask, gatherMaskParams, rsvdCnt,
                 [bits, stride_bits](int64_t repeat, int64_t slot) {
                     const int64_t bit = repeat * stride_bits + slot;
@@ -162,8 +162,8 @@ __aicore__ inline void Gather(const LocalTensor<T>& dst, const LocalTensor<T>& s
     const auto out = instruction.operand("dst", Access::write, dst, {1, dst_repeat_blocks});
     require_vector_tensor(src, "Gather", "src");
     const uint64_t held = uint64_t(src.GetSize()) * sizeof(T);
-    access_ub("Gather", "src", Access::read, reinterpret_cast<const std::byte*>(src.GetPhyAddr()), held);
-    const auto* base = reinterpret_cast<const std::byte*>(src.GetPhyAddr());
+    access_ub("Gather", "src", Access::read, reinterpret_cast<const std::byte*>(src.landed_address()), held);
+    const auto* base = reinterpret_cast<const std::byte*>(src.landed_address());
     instruction.run([&](int64_t repeat, int64_t slot, int64_t length) {
         const uint32_t* offset = offsets.at(repeat, slot);
         T* target = out.at(repeat, slot);
@@ -200,15 +200,15 @@ __aicore__ inline void Gatherb(const LocalTensor<T>& dst, const LocalTensor<T>& 
                     ") but its LocalTensor holds ", uint64_t(dst.GetSize()) * sizeof(T), " bytes");
     }
     const uint64_t held = uint64_t(src.GetSize()) * sizeof(T);
-    access_ub("Gatherb", "offset", Access::read, reinterpret_cast<const std::byte*>(offset.GetPhyAddr()),
+    access_ub("Gatherb", "offset", Access::read, reinterpret_cast<const std::byte*>(offset.landed_address()),
               blocks * sizeof(uint32_t));
-    access_ub("Gatherb", "src", Access::read, reinterpret_cast<const std::byte*>(src.GetPhyAddr()), held);
-    access_ub("Gatherb", "dst", Access::write, reinterpret_cast<const std::byte*>(dst.GetPhyAddr()), dst_bytes);
-    const auto* base = reinterpret_cast<const std::byte*>(src.GetPhyAddr());
-    auto* target = reinterpret_cast<std::byte*>(dst.GetPhyAddr());
+    access_ub("Gatherb", "src", Access::read, reinterpret_cast<const std::byte*>(src.landed_address()), held);
+    access_ub("Gatherb", "dst", Access::write, reinterpret_cast<const std::byte*>(dst.landed_address()), dst_bytes);
+    const auto* base = reinterpret_cast<const std::byte*>(src.landed_address());
+    auto* target = reinterpret_cast<std::byte*>(dst.landed_address());
     for (int64_t repeat = 0; repeat < repeatTime; ++repeat) {
         for (int64_t block = 0; block < AscendC::DEFAULT_BLK_NUM; ++block) {
-            const uint64_t byte = offset.GetPhyAddr()[repeat * AscendC::DEFAULT_BLK_NUM + block];
+            const uint64_t byte = offset.landed_address()[repeat * AscendC::DEFAULT_BLK_NUM + block];
             if (byte % AscendC::ONE_BLK_SIZE != 0 || byte + AscendC::ONE_BLK_SIZE > held) [[unlikely]] {
                 fail_misuse("Gatherb", "offset ", byte, " of block ", repeat * AscendC::DEFAULT_BLK_NUM + block,
                             " is not a 32-byte block of src (", held, " bytes)");

@@ -50,6 +50,8 @@ public:
         return address_;
     }
     __aicore__ inline __gm__ T* GetPhyAddr(uint64_t offset) const { return GetPhyAddr() + offset; }
+    // Canopy's accessor for the API implementation, spelled as LocalTensor's: GetPhyAddr.
+    __gm__ T* landed_address() const { return GetPhyAddr(); }
 
     // Elements from this view's start to the end of the SetGlobalBuffer window (0 when unknown).
     __aicore__ inline uint64_t GetSize() const {

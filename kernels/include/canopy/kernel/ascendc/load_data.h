@@ -82,8 +82,8 @@ inline void load_2d(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTens
     issue(Pipe::MTE1, api, reads(src, source_extent(p.startIndex, p.srcStride, p.addrMode, p.repeatTimes, fe, src)),
           writes(dst, uint64_t(dst_elements) * sizeof(T)));
     for (int64_t r = 0; r < p.repeatTimes; ++r) {
-        const T* from = src.GetPhyAddr() + source_unit(p.startIndex, p.srcStride, p.addrMode, r) * fe;
-        T* to = dst.GetPhyAddr() + r * (int64_t(p.dstGap) + 1) * fe;
+        const T* from = src.landed_address() + source_unit(p.startIndex, p.srcStride, p.addrMode, r) * fe;
+        T* to = dst.landed_address() + r * (int64_t(p.dstGap) + 1) * fe;
         if constexpr (sizeof(T) == 2) {
             if (p.ifTranspose) {
                 for (int row = 0; row < 16; ++row) {
@@ -129,8 +129,8 @@ inline void load_2d_transpose(const AscendC::LocalTensor<T>& dst, const AscendC:
         issue(Pipe::MTE1, api,
               reads(src, source_extent(p.startIndex, p.srcStride, p.addrMode, p.repeatTimes, square, src)),
               writes(dst, uint64_t(dst_fractals) * kFractalBytes));
-        const auto* in = reinterpret_cast<const std::byte*>(src.GetPhyAddr());
-        auto* out = reinterpret_cast<std::byte*>(dst.GetPhyAddr());
+        const auto* in = reinterpret_cast<const std::byte*>(src.landed_address());
+        auto* out = reinterpret_cast<std::byte*>(dst.landed_address());
         for (int64_t r = 0; r < p.repeatTimes; ++r) {
             const int64_t from = source_unit(p.startIndex, p.srcStride, p.addrMode, r) * square;  // elements
             const int64_t first = r * (int64_t(p.dstGap) + 1) * fe;
@@ -149,8 +149,8 @@ inline void load_2d_transpose(const AscendC::LocalTensor<T>& dst, const AscendC:
     issue(Pipe::MTE1, api, reads(src, source_extent(p.startIndex, p.srcStride, p.addrMode, p.repeatTimes, square, src)),
           writes(dst, uint64_t(dst_fractals) * kFractalBytes));
     for (int64_t r = 0; r < p.repeatTimes; ++r) {
-        const T* from = src.GetPhyAddr() + source_unit(p.startIndex, p.srcStride, p.addrMode, r) * square;
-        T* first = dst.GetPhyAddr() + r * (int64_t(p.dstGap) + 1) * fe;
+        const T* from = src.landed_address() + source_unit(p.startIndex, p.srcStride, p.addrMode, r) * square;
+        T* first = dst.landed_address() + r * (int64_t(p.dstGap) + 1) * fe;
         T* second = first + (int64_t(p.dstFracGap) + 1) * fe;
         if constexpr (sizeof(T) == 4) {
             const T* left = from;          // square columns 0..7, 16 x 8 row-major
@@ -281,7 +281,7 @@ inline void load_3d(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTens
     // Source reads: either within src, or, with SetLoadDataBoundary, wrapped at the boundary of L1.
     const LocalMemory l1 = local_memory(AscendC::Hardware::L1);
     const uint64_t boundary = registers.load3d_boundary;
-    const int64_t src_offset = reinterpret_cast<const std::byte*>(src.GetPhyAddr()) - l1.base;
+    const int64_t src_offset = reinterpret_cast<const std::byte*>(src.landed_address()) - l1.base;
     if (boundary == 0) {
         require_elements(src, c1 * height * width * c0, api, "src (the NC1HWC0 feature map)");
     } else if (boundary > l1.bytes || uint64_t(src_offset) >= boundary) [[unlikely]] {
@@ -319,13 +319,13 @@ inline void load_3d(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTens
         const int64_t w = wo * g.strideW + tap % g.filterW * g.dilationFilterW - pad_left;
         if (h < 0 || h >= height || w < 0 || w >= width) return g.padValue;
         const int64_t index = ((plane * height + h) * width + w) * c0 + channel;
-        if (boundary == 0) return src.GetPhyAddr()[index];
+        if (boundary == 0) return src.landed_address()[index];
         const uint64_t byte = (uint64_t(src_offset) + uint64_t(index) * sizeof(T)) % boundary;
         T value;
         std::memcpy(static_cast<void*>(&value), l1.base + byte, sizeof(T));
         return value;
     };
-    T* out = dst.GetPhyAddr();
+    T* out = dst.landed_address();
     for (int64_t m = 0; m < g.mExtension; ++m) {
         for (int64_t k = 0; k < g.kExtension; ++k) out[offset_of(m, k)] = element(g.mStartPt + m, g.kStartPt + k);
     }
@@ -351,13 +351,13 @@ inline void load_2d_sparse(const AscendC::LocalTensor<T>& dst, const AscendC::Lo
     require_elements(idx, (int64_t(p.startIndex) + p.repeatTimes) * index_bytes, api, "idx (index fractals read)");
     require_elements(dst, int64_t(p.repeatTimes) * int64_t(kFractalBytes), api, "dst (fractals written)");
     const uint64_t dst_offset =
-        uint64_t(reinterpret_cast<const std::byte*>(dst.GetPhyAddr()) - local_memory(AscendC::Hardware::L0B).base);
+        uint64_t(reinterpret_cast<const std::byte*>(dst.landed_address()) - local_memory(AscendC::Hardware::L0B).base);
     issue(Pipe::MTE1, api, reads(src, (uint64_t(p.startIndex) + p.repeatTimes) * kFractalBytes),
           reads(idx, (uint64_t(p.startIndex) + p.repeatTimes) * index_bytes),
           writes(dst, uint64_t(p.repeatTimes) * kFractalBytes));
-    std::memcpy(dst.GetPhyAddr(), src.GetPhyAddr() + int64_t(p.startIndex) * int64_t(kFractalBytes),
+    std::memcpy(dst.landed_address(), src.landed_address() + int64_t(p.startIndex) * int64_t(kFractalBytes),
                 std::size_t(p.repeatTimes) * kFractalBytes);
-    std::memcpy(cube_registers().sparse_index + dst_offset / 4, idx.GetPhyAddr() + int64_t(p.startIndex) * index_bytes,
+    std::memcpy(cube_registers().sparse_index + dst_offset / 4, idx.landed_address() + int64_t(p.startIndex) * index_bytes,
                 std::size_t(p.repeatTimes) * index_bytes);
 }
 

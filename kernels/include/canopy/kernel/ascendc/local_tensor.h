@@ -242,14 +242,17 @@ public:
         return other;
     }
 
-    // The pointer escapes the pipe model: every move MTE2 has not landed lands first.
-    __aicore__ inline T* GetPhyAddr() const {
+    // The address as the NPU's LocalTensor gives it (kernel_tensor_impl.h): an integer, which kernels
+    // add byte offsets to (address lists of TransDataTo5HD) or cast to a __ubuf__ pointer; here it is
+    // the modelled memory's CPU address. It escapes the pipe model: every move MTE2 has not landed
+    // lands first.
+    __aicore__ inline uint64_t GetPhyAddr() const {
         LandDeferredMoves();
-        return data();
+        return reinterpret_cast<uintptr_t>(data());
     }
-    __aicore__ inline T* GetPhyAddr(uint32_t offset) const {
+    __aicore__ inline uint64_t GetPhyAddr(uint32_t offset) const {
         LandDeferredMoves();
-        return Advance(offset, "LocalTensor::GetPhyAddr");
+        return reinterpret_cast<uintptr_t>(Advance(offset, "LocalTensor::GetPhyAddr"));
     }
     __aicore__ inline int32_t GetPosition() const { return address_.logicPos; }
 
@@ -258,8 +261,10 @@ public:
     __aicore__ inline ShapeInfo GetShapeInfo() const { return shape_info_; }
 
     // Canopy's accessors for the API implementation. address() is GetPhyAddr for the APIs that
-    // report their operands to the pipe model before touching them (which lands what they need).
+    // report their operands to the pipe model before touching them (which lands what they need);
+    // landed_address() is GetPhyAddr as a pointer, for those that do not.
     T* address() const { return data(); }
+    T* landed_address() const { return reinterpret_cast<T*>(GetPhyAddr()); }
     TPosition position() const { return static_cast<TPosition>(address_.logicPos); }
     Hardware memory() const { return GetPhyType(position()); }
     canopy::kernel::ascendc::BufferRecord* buffer_record() const {

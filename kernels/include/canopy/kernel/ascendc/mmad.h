@@ -105,7 +105,7 @@ inline void mmad(const AscendC::LocalTensor<Accumulator>& dst, const AscendC::Lo
     const uint64_t initial_bytes = init == MmadInit::bias_table ? uint64_t(p.n) * sizeof(Accumulator) : c_bytes;
     issue(Pipe::M, api, reads(fm, a_bytes), reads(filter, b_bytes), under_unit_flag(writes(dst, c_bytes), p.unitFlag != 0),
           initial == nullptr ? Operand{} : reads(*initial, initial_bytes));
-    const Accumulator* bias = initial == nullptr ? nullptr : initial->GetPhyAddr();
+    const Accumulator* bias = initial == nullptr ? nullptr : initial->landed_address();
     const Accumulator* init_c = bias;
     MmadScratch<Accumulator>& scratch = mmad_scratch<Accumulator>();
     ensure_size(scratch.a, m_fractals * 16, k_fractals * c0);
@@ -113,7 +113,7 @@ inline void mmad(const AscendC::LocalTensor<Accumulator>& dst, const AscendC::Lo
     ensure_size(scratch.product, p.m, p.n);
     if constexpr (packs_nibbles<Input>) {
         // int4 fractals are nibbles: unpacked element by element, the even element the low nibble.
-        const void* a = fm.GetPhyAddr();
+        const void* a = fm.landed_address();
         for (int64_t row = 0; row < (gemv ? 1 : m_fractals * 16); ++row) {
             for (int64_t column = 0; column < k_fractals * c0; ++column) {
                 const int64_t index = gemv ? column
@@ -122,7 +122,7 @@ inline void mmad(const AscendC::LocalTensor<Accumulator>& dst, const AscendC::Lo
                 scratch.a(row, column) = gemv && column >= p.k ? 0 : nibble_at(a, index);
             }
         }
-        const void* b = filter.GetPhyAddr();
+        const void* b = filter.landed_address();
         for (int64_t k = 0; k < k_fractals * c0; ++k) {
             for (int64_t n = 0; n < n_fractals * 16; ++n) {
                 scratch.b(k, n) = nibble_at(b, ((k / c0) * n_fractals + n / 16) * 16 * c0 + (n % 16) * c0 + k % c0);
@@ -130,7 +130,7 @@ inline void mmad(const AscendC::LocalTensor<Accumulator>& dst, const AscendC::Lo
         }
     } else {
         using Fractal = Eigen::Map<const Eigen::Matrix<Input, 16, c0, Eigen::RowMajor>>;  // 16 rows x c0
-        const Input* a = fm.GetPhyAddr();
+        const Input* a = fm.landed_address();
         if (gemv) {
             for (int64_t k = 0; k < p.k; ++k) scratch.a(0, k) = static_cast<Accumulator>(a[k]);
         } else {
@@ -141,7 +141,7 @@ inline void mmad(const AscendC::LocalTensor<Accumulator>& dst, const AscendC::Lo
                 }
             }
         }
-        const Input* b = filter.GetPhyAddr();
+        const Input* b = filter.landed_address();
         for (int64_t kb = 0; kb < k_fractals; ++kb) {
             for (int64_t nb = 0; nb < n_fractals; ++nb) {
                 scratch.b.template block<c0, 16>(kb * c0, nb * 16) =
@@ -164,7 +164,7 @@ inline void mmad(const AscendC::LocalTensor<Accumulator>& dst, const AscendC::Lo
     using ConstCBlock = Eigen::Map<const Eigen::Matrix<Accumulator, Eigen::Dynamic, 16, Eigen::RowMajor>>;
     for (int64_t nb = 0; nb < n_fractals; ++nb) {
         const int64_t columns = std::min<int64_t>(16, p.n - nb * 16);
-        CBlock block(dst.GetPhyAddr() + nb * m_fractals * 256, p.m, 16);
+        CBlock block(dst.landed_address() + nb * m_fractals * 256, p.m, 16);
         auto product = scratch.product.middleCols(nb * 16, columns);
         switch (init) {
             case MmadInit::zero: block.leftCols(columns) = product; break;
@@ -215,15 +215,15 @@ inline void mmad_sparse(const AscendC::LocalTensor<int32_t>& dst, const AscendC:
     issue(Pipe::M, api, reads(fm, uint64_t(m_fractals * a_k_fractals) * kFractalBytes),
           reads(filter, uint64_t(b_k_fractals * n_fractals) * kFractalBytes), writes(dst, c_bytes),
           zero ? Operand{} : reads(dst, c_bytes));
-    const int8_t* a = fm.GetPhyAddr();
-    const int8_t* b = filter.GetPhyAddr();
+    const int8_t* a = fm.landed_address();
+    const int8_t* b = filter.landed_address();
     const uint64_t filter_offset =
         uint64_t(reinterpret_cast<const std::byte*>(b) - local_memory(AscendC::Hardware::L0B).base);
     const uint8_t* indices = cube_registers().sparse_index + filter_offset / 4;
     auto a_at = [&](int64_t m, int64_t k) {
         return int32_t(a[((m / 16) * a_k_fractals + k / 32) * 512 + (m % 16) * 32 + k % 32]);
     };
-    int32_t* c = dst.GetPhyAddr();
+    int32_t* c = dst.landed_address();
     for (int64_t n = 0; n < p.n; ++n) {
         for (int64_t m = 0; m < p.m; ++m) {
             int32_t sum = 0;

@@ -163,10 +163,10 @@ inline void reduce_sum_all(VectorInstruction&& instruction, const AscendC::Local
         const T repeat_sum = repeat_tree_sum(values.values.data(), values.slots);
         total = repeat == 0 ? repeat_sum : T(compute_t<T>(total) + compute_t<T>(repeat_sum));
     }
-    access_ub(instruction.api(), "dst", Access::write, reinterpret_cast<const std::byte*>(dst.GetPhyAddr()), sizeof(T));
-    dst.GetPhyAddr()[0] = total;
-    saturate_results(dst.GetPhyAddr(), 1);
-    vector_registers().reduce_value = static_cast<double>(compute_t<T>(dst.GetPhyAddr()[0]));
+    access_ub(instruction.api(), "dst", Access::write, reinterpret_cast<const std::byte*>(dst.landed_address()), sizeof(T));
+    dst.landed_address()[0] = total;
+    saturate_results(dst.landed_address(), 1);
+    vector_registers().reduce_value = static_cast<double>(compute_t<T>(dst.landed_address()[0]));
 }
 
 // dst[0] = the extreme value; with calIndex, dst[1] holds its (first) index as an integer bit pattern.
@@ -190,10 +190,10 @@ inline void reduce_extreme_all(VectorInstruction&& instruction, const AscendC::L
             if (values.active[slot]) extreme.offer(compute_t<T>(values.values[slot]), repeat * per_repeat + slot);
         }
     }
-    access_ub(api, "dst", Access::write, reinterpret_cast<const std::byte*>(dst.GetPhyAddr()),
+    access_ub(api, "dst", Access::write, reinterpret_cast<const std::byte*>(dst.landed_address()),
               (calIndex ? 2 : 1) * sizeof(T));
-    dst.GetPhyAddr()[0] = static_cast<T>(extreme.value);
-    if (calIndex) dst.GetPhyAddr()[1] = index_bits<T>(extreme.slot);
+    dst.landed_address()[0] = static_cast<T>(extreme.value);
+    if (calIndex) dst.landed_address()[1] = index_bits<T>(extreme.slot);
     vector_registers().reduce_value = static_cast<double>(extreme.value);
     vector_registers().reduce_index = static_cast<uint32_t>(extreme.slot);
 }
@@ -205,10 +205,10 @@ template <typename T>
 inline void store_results(const char* api, const AscendC::LocalTensor<T>& dst, int64_t offset, const T* values,
                           int64_t count) {
     require_elements(dst, offset + count, api, "dst");
-    access_ub(api, "dst", Access::write, reinterpret_cast<const std::byte*>(dst.GetPhyAddr() + offset),
+    access_ub(api, "dst", Access::write, reinterpret_cast<const std::byte*>(dst.landed_address() + offset),
               count * sizeof(T));
-    std::copy(values, values + count, dst.GetPhyAddr() + offset);
-    saturate_results(dst.GetPhyAddr() + offset, count);
+    std::copy(values, values + count, dst.landed_address() + offset);
+    saturate_results(dst.landed_address() + offset, count);
 }
 
 template <AscendC::ReduceType kType, typename T>

@@ -86,13 +86,13 @@ __aicore__ inline void Sort32(const LocalTensor<T>& dst, const LocalTensor<T>& s
     const uint64_t dst_bytes = uint64_t(elements) * kProposalBytes;
     require_elements(dst, int64_t(dst_bytes / sizeof(T)), "Sort32", "dst");
     if (repeatTime == 0) return;
-    access_ub("Sort32", "src0", Access::read, reinterpret_cast<const std::byte*>(src0.GetPhyAddr()), elements * sizeof(T));
-    access_ub("Sort32", "src1", Access::read, reinterpret_cast<const std::byte*>(src1.GetPhyAddr()), elements * 4);
-    access_ub("Sort32", "dst", Access::write, reinterpret_cast<const std::byte*>(dst.GetPhyAddr()), dst_bytes);
-    auto* out = reinterpret_cast<std::byte*>(dst.GetPhyAddr());
+    access_ub("Sort32", "src0", Access::read, reinterpret_cast<const std::byte*>(src0.landed_address()), elements * sizeof(T));
+    access_ub("Sort32", "src1", Access::read, reinterpret_cast<const std::byte*>(src1.landed_address()), elements * 4);
+    access_ub("Sort32", "dst", Access::write, reinterpret_cast<const std::byte*>(dst.landed_address()), dst_bytes);
+    auto* out = reinterpret_cast<std::byte*>(dst.landed_address());
     for (int64_t repeat = 0; repeat < repeatTime; ++repeat) {
-        const T* scores = src0.GetPhyAddr() + repeat * kSorted;
-        const uint32_t* indices = src1.GetPhyAddr() + repeat * kSorted;
+        const T* scores = src0.landed_address() + repeat * kSorted;
+        const uint32_t* indices = src1.landed_address() + repeat * kSorted;
         std::array<int32_t, kSorted> order;
         std::iota(order.begin(), order.end(), 0);
         std::stable_sort(order.begin(), order.end(), [scores](int32_t a, int32_t b) {
@@ -147,13 +147,13 @@ __aicore__ inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T
             fail_misuse("MrgSort", "queue ", q + 1, " reaches ", reach, " bytes but its LocalTensor holds ",
                         uint64_t(list.GetSize()) * sizeof(T), " bytes");
         }
-        if (repeats > 0) access_ub("MrgSort", "src", Access::read, reinterpret_cast<const std::byte*>(list.GetPhyAddr()), reach);
+        if (repeats > 0) access_ub("MrgSort", "src", Access::read, reinterpret_cast<const std::byte*>(list.landed_address()), reach);
     }
     const uint64_t dst_bytes = uint64_t(repeats) * uint64_t(total) * kProposalBytes;
     require_elements(dst, int64_t(dst_bytes / sizeof(T)), "MrgSort", "dst");
     if (repeats == 0) return;
-    access_ub("MrgSort", "dst", Access::write, reinterpret_cast<const std::byte*>(dst.GetPhyAddr()), dst_bytes);
-    auto* out = reinterpret_cast<std::byte*>(dst.GetPhyAddr());
+    access_ub("MrgSort", "dst", Access::write, reinterpret_cast<const std::byte*>(dst.landed_address()), dst_bytes);
+    auto* out = reinterpret_cast<std::byte*>(dst.landed_address());
     for (int64_t repeat = 0; repeat < repeats; ++repeat) {
         const std::byte* heads[4] = {};
         int64_t left[4] = {};

@@ -195,7 +195,7 @@ inline void exchange_block_flag(const AscendC::GlobalTensor<int32_t>& gmWorkspac
         expected = from;
         canopy::kernel::poll_other_blocks();
     }
-    *ubWorkspace.GetPhyAddr() = 1 - from;  // the UB copy of the flag, as the NPU's sequence leaves it
+    *ubWorkspace.landed_address() = 1 - from;  // the UB copy of the flag, as the NPU's sequence leaves it
     canopy::kernel::pipe_barrier_all();
 }
 
@@ -245,7 +245,7 @@ inline DetermineWorkspace determine_workspace(const AscendC::GlobalTensor<int32_
     const int64_t index = AscendC::GetBlockIdx();
     // The AIVs of a __mix__ kernel count past GetBlockNum(): the workspace has one slot per block.
     if (index >= blocks) [[unlikely]] fail_misuse(api, "AIV index ", index, " has no slot among ", blocks, " blocks");
-    return {gm, ubWorkspace.GetPhyAddr(), blocks, index};
+    return {gm, ubWorkspace.landed_address(), blocks, index};
 }
 
 inline void store_slot(int32_t* slot, int32_t value) {

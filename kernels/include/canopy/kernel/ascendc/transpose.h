@@ -82,12 +82,12 @@ __aicore__ inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>
     require_vector_tensor(src, "Transpose", "src");
     require_elements(src, kSide * kSide, "Transpose", "src");
     require_elements(dst, kSide * kSide, "Transpose", "dst");
-    access_ub("Transpose", "src", Access::read, reinterpret_cast<const std::byte*>(src.GetPhyAddr()), 512);
-    access_ub("Transpose", "dst", Access::write, reinterpret_cast<const std::byte*>(dst.GetPhyAddr()), 512);
+    access_ub("Transpose", "src", Access::read, reinterpret_cast<const std::byte*>(src.landed_address()), 512);
+    access_ub("Transpose", "dst", Access::write, reinterpret_cast<const std::byte*>(dst.landed_address()), 512);
     T matrix[kSide * kSide];
-    std::memcpy(static_cast<void*>(matrix), src.GetPhyAddr(), sizeof(matrix));
+    std::memcpy(static_cast<void*>(matrix), src.landed_address(), sizeof(matrix));
     using Square = Eigen::Map<Eigen::Array<T, kSide, kSide, Eigen::RowMajor>>;
-    Square(dst.GetPhyAddr()) = Square(matrix).transpose();
+    Square(dst.landed_address()) = Square(matrix).transpose();
 }
 
 // NCHW <-> NHWC of 16-bit elements; sharedTmpBuffer is where the NPU stages the blocks.
@@ -108,13 +108,13 @@ __aicore__ inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>
     const int64_t count = n * c * hw;
     require_elements(src, count, "Transpose", "src");
     require_elements(dst, count, "Transpose", "dst");
-    access_ub("Transpose", "src", Access::read, reinterpret_cast<const std::byte*>(src.GetPhyAddr()), count * sizeof(T));
-    access_ub("Transpose", "dst", Access::write, reinterpret_cast<const std::byte*>(dst.GetPhyAddr()), count * sizeof(T));
+    access_ub("Transpose", "src", Access::read, reinterpret_cast<const std::byte*>(src.landed_address()), count * sizeof(T));
+    access_ub("Transpose", "dst", Access::write, reinterpret_cast<const std::byte*>(dst.landed_address()), count * sizeof(T));
     // Per image, NCHW is a C x HW matrix and NHWC its HW x C transpose.
     using Matrix = Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
     for (int64_t image = 0; image < n; ++image) {
-        const T* in = src.GetPhyAddr() + image * c * hw;
-        T* out = dst.GetPhyAddr() + image * c * hw;
+        const T* in = src.landed_address() + image * c * hw;
+        T* out = dst.landed_address() + image * c * hw;
         const int64_t rows = to_nhwc ? c : hw, cols = to_nhwc ? hw : c;
         const Matrix staged = Eigen::Map<const Matrix>(in, rows, cols);
         Eigen::Map<Matrix>(out, cols, rows) = staged.transpose();
@@ -159,8 +159,8 @@ __aicore__ inline void TransDataTo5HD(const LocalTensor<T> (&dstList)[NCHW_CONV_
     for (int32_t i = 0; i < NCHW_CONV_ADDR_LIST_SIZE; ++i) {
         canopy::kernel::ascendc::require_memory(dstList[i], Hardware::UB, "TransDataTo5HD", "dstList");
         canopy::kernel::ascendc::require_memory(srcList[i], Hardware::UB, "TransDataTo5HD", "srcList");
-        dst[i] = reinterpret_cast<uint64_t>(dstList[i].GetPhyAddr());
-        src[i] = reinterpret_cast<uint64_t>(srcList[i].GetPhyAddr());
+        dst[i] = reinterpret_cast<uint64_t>(dstList[i].landed_address());
+        src[i] = reinterpret_cast<uint64_t>(srcList[i].landed_address());
     }
     TransDataTo5HD<T>(dst, src, nchwconvParams);
 }

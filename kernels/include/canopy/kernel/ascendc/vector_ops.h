@@ -525,14 +525,14 @@ inline void copy_counter_repeats(const LocalTensor<T>& dst, const LocalTensor<T>
                         " elements, block stride ", block_stride, ", repeat stride ", repeat_stride, ") but its ",
                         PositionName(tensor.position()), " LocalTensor holds ", held, " bytes");
         }
-        return ub_range("Copy", role, access, reinterpret_cast<const std::byte*>(tensor.GetPhyAddr()),
+        return ub_range("Copy", role, access, reinterpret_cast<const std::byte*>(tensor.landed_address()),
                         uint64_t(bytes));
     };
     const canopy::kernel::Operand ranges[2] = {reach(src, "src", params.srcStride, params.srcRepeatSize, Access::read),
                                reach(dst, "dst", params.dstStride, params.dstRepeatSize, Access::write)};
     canopy::kernel::pipe_instruction(canopy::kernel::Pipe::V, "Copy", ranges, 2);
-    const auto* in = reinterpret_cast<const std::byte*>(src.GetPhyAddr());
-    auto* out = reinterpret_cast<std::byte*>(dst.GetPhyAddr());
+    const auto* in = reinterpret_cast<const std::byte*>(src.landed_address());
+    auto* out = reinterpret_cast<std::byte*>(dst.landed_address());
     for (int64_t repeat = 0; repeat < repeat_time; ++repeat) {
         for (int64_t block = 0; block < blocks; ++block) {
             const int64_t first = block * per_block;
@@ -606,14 +606,14 @@ __aicore__ inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src
     const int64_t reach_blocks = (int64_t(repeatTime) - 1) * repeatParams.dstRepStride +
                                  (AscendC::DEFAULT_BLK_NUM - 1) * repeatParams.dstBlkStride + 1;
     require_elements(dst, reach_blocks * per_block, "Brcb", "dst");
-    access_ub("Brcb", "src", Access::read, reinterpret_cast<const std::byte*>(src.GetPhyAddr()),
+    access_ub("Brcb", "src", Access::read, reinterpret_cast<const std::byte*>(src.landed_address()),
               source_elements * sizeof(T));
-    access_ub("Brcb", "dst", Access::write, reinterpret_cast<const std::byte*>(dst.GetPhyAddr()),
+    access_ub("Brcb", "dst", Access::write, reinterpret_cast<const std::byte*>(dst.landed_address()),
               reach_blocks * AscendC::ONE_BLK_SIZE);
-    const T* in = src.GetPhyAddr();
+    const T* in = src.landed_address();
     for (int64_t repeat = 0; repeat < repeatTime; ++repeat) {
         for (int64_t block = 0; block < AscendC::DEFAULT_BLK_NUM; ++block) {
-            T* target = dst.GetPhyAddr() + (repeat * repeatParams.dstRepStride + block * repeatParams.dstBlkStride) *
+            T* target = dst.landed_address() + (repeat * repeatParams.dstRepStride + block * repeatParams.dstBlkStride) *
                                                per_block;
             ArrayMap<T>(target, per_block).setConstant(in[repeat * AscendC::DEFAULT_BLK_NUM + block]);
         }
