@@ -229,15 +229,15 @@ __global__ __cube__ void hf32_mmad_kernel(GM_ADDR a, GM_ADDR b, GM_ADDR c, int32
     AscendC::LocalTensor<float> a2(AscendC::TPosition::A2, 0, 16 * 8);
     AscendC::LocalTensor<float> b2(AscendC::TPosition::B2, 0, 8 * 16);
     AscendC::LocalTensor<float> c1(AscendC::TPosition::CO1, 0, 16 * 16);
-    std::memcpy(a2.GetPhyAddr(), a, 16 * 8 * sizeof(float));
-    std::memcpy(b2.GetPhyAddr(), b, 8 * 16 * sizeof(float));
+    std::memcpy(reinterpret_cast<void*>(a2.GetPhyAddr()), a, 16 * 8 * sizeof(float));
+    std::memcpy(reinterpret_cast<void*>(b2.GetPhyAddr()), b, 8 * 16 * sizeof(float));
     AscendC::PipeBarrier<PIPE_ALL>();
     AscendC::SetHF32Mode(mode != 0);
     AscendC::SetHF32TransMode(mode == 2 ? AscendC::HF32TransMode::NEAREST_ZERO : AscendC::HF32TransMode::NEAREST_EVEN);
     AscendC::Mmad(c1, a2, b2, AscendC::MmadParams(16, 16, 8, 0, false, true));
     AscendC::SetHF32Mode(AscendC::HF32Mode::DISABLE);
     AscendC::PipeBarrier<PIPE_ALL>();
-    std::memcpy(c, c1.GetPhyAddr(), 16 * 16 * sizeof(float));
+    std::memcpy(c, reinterpret_cast<const void*>(c1.GetPhyAddr()), 16 * 16 * sizeof(float));
 }
 
 TEST_CASE("SetHF32Mode rounds Mmad's float inputs to 11 mantissa bits, ties as SetHF32TransMode says") {
@@ -282,7 +282,7 @@ constexpr AscendC::IsResetLoad3dConfig from_fmatrix = {false, true};
 __global__ __cube__ void fmatrix_kernel(GM_ADDR in, GM_ADDR out) {
     constexpr uint32_t elements = 16 * 32;
     AscendC::LocalTensor<half> l1(AscendC::TPosition::A1, 0, kFmH * kFmW * kFmC0);
-    std::memcpy(l1.GetPhyAddr(), in, kFmH * kFmW * kFmC0 * sizeof(half));
+    std::memcpy(reinterpret_cast<void*>(l1.GetPhyAddr()), in, kFmH * kFmW * kFmC0 * sizeof(half));
     AscendC::PipeBarrier<PIPE_ALL>();
     AscendC::LocalTensor<half> direct(AscendC::TPosition::A2, 0, elements);
     AscendC::LocalTensor<half> from_register(AscendC::TPosition::A2, elements * sizeof(half), elements);
@@ -304,7 +304,7 @@ __global__ __cube__ void fmatrix_kernel(GM_ADDR in, GM_ADDR out) {
     AscendC::Load3DSetFMatrixCal(kFmH, kFmW, pad);
     AscendC::LoadData<half, from_fmatrix>(from_register, l1, p);
     AscendC::PipeBarrier<PIPE_ALL>();
-    std::memcpy(out, direct.GetPhyAddr(), 2 * elements * sizeof(half));
+    std::memcpy(out, reinterpret_cast<const void*>(direct.GetPhyAddr()), 2 * elements * sizeof(half));
 }
 
 TEST_CASE("Load3DSetFMatrixCal sets the feature map the img2col load reads when isSetFMatrix is false") {
@@ -495,14 +495,14 @@ TEST_CASE("SetAddr points a tensor of another element type at a tensor's bytes f
 __global__ __cube__ void set_addr_cube_kernel(GM_ADDR in, GM_ADDR out) {
     AscendC::LocalTensor<half> l1(AscendC::TPosition::B1, 0, 1024);
     AscendC::LocalTensor<half> l0b(AscendC::TPosition::B2, 0, 1024);
-    std::memcpy(l1.GetPhyAddr(), in, 1024 * sizeof(half));
+    std::memcpy(reinterpret_cast<void*>(l1.GetPhyAddr()), in, 1024 * sizeof(half));
     AscendC::PipeBarrier<PIPE_ALL>();
     AscendC::LocalTensor<int8_t> dstLocal, srcLocal;
     dstLocal.SetAddr(l0b[512].address_);
     srcLocal.SetAddr(l1[256].address_);
     AscendC::LoadData(dstLocal, srcLocal, AscendC::LoadData2DParams(0, 1, 1, 0, 0, false, 0));
     AscendC::PipeBarrier<PIPE_ALL>();
-    std::memcpy(out, l0b[512].GetPhyAddr(), 256 * sizeof(half));
+    std::memcpy(out, reinterpret_cast<const void*>(l0b[512].GetPhyAddr()), 256 * sizeof(half));
 }
 
 TEST_CASE("SetAddr rebinds L1 and L0B tensors for a LoadData at an offset, across element types") {
@@ -647,3 +647,31 @@ TEST_CASE("SetAddr outside the memory or past the buffer fails the launch; a reb
     run(7, {"Adds", "data race on UB bytes [128, 192)", "MTE2_V"});
 }
 
+
+// catlass's CopyL1ToBT: a half bias widened into the float bias table, blockLen in 64-byte units of
+// the source (32 halves a unit).
+__global__ __cube__ void widen_bias_kernel(GM_ADDR in, GM_ADDR out) {
+    AscendC::LocalTensor<half> l1(AscendC::TPosition::A1, 0, 64);
+    AscendC::LocalTensor<float> bias(AscendC::TPosition::C2, 0, 64);
+    std::memcpy(reinterpret_cast<void*>(l1.GetPhyAddr()), in, 64 * sizeof(half));
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(bias, l1, AscendC::DataCopyParams(1, 2, 0, 0));
+    AscendC::PipeBarrier<PIPE_ALL>();
+    std::memcpy(out, reinterpret_cast<const void*>(bias.GetPhyAddr()), 64 * sizeof(float));
+}
+
+TEST_CASE("DataCopy from L1 into the bias table counts blockLen in 64 bytes of the source") {
+    Runtime rt;
+    Stream stream;
+    std::vector<half> in(64);
+    for (uint32_t i = 0; i < in.size(); ++i) in[i] = half(float(i) - 20.5f);
+    DeviceArray<half> src(in);
+    DeviceArray<float> out(64);
+    REQUIRE(ACLRT_LAUNCH_KERNEL(widen_bias_kernel)(1, stream, src.get(), out.get()) == 0u);
+    CHECK_ACL(aclrtSynchronizeStream(stream));
+    const auto r = out.read();
+    for (uint32_t i = 0; i < 64; ++i) {
+        CAPTURE(i);
+        CHECK(r[i] == float(in[i]));
+    }
+}

@@ -40,10 +40,12 @@ inline void copy_into_cube_buffer(const AscendC::LocalTensor<T>& dst, const Asce
     }
     require_alignment(src, 32, api, "src");
     if (p.blockCount == 0 || p.blockLen == 0) return;
-    // A burst's length and the destination gaps count 64 (bias table) or 128 (fixpipe buffer) bytes
-    // of the destination; the source burst has as many elements.
+    // A burst's length counts 64 (bias table) or 128 (fixpipe buffer) bytes of the source, the
+    // destination gaps as many bytes of the destination: a half bias widened to float fills twice the
+    // bytes it reads (catlass's CopyL1ToBT sizes its bursts by the source's 64-byte units), and the
+    // destination burst has as many elements.
     const uint64_t unit = bias ? 64 : 128;
-    const uint64_t dst_burst = uint64_t(p.blockLen) * unit / sizeof(T);
+    const uint64_t dst_burst = uint64_t(p.blockLen) * unit / sizeof(U);
     const uint64_t src_advance = bias ? dst_burst + uint64_t(p.srcGap) * 32 / sizeof(U) : uint64_t(p.srcGap) * 32 / sizeof(U);
     const uint64_t dst_advance = bias ? dst_burst + uint64_t(p.dstGap) * unit / sizeof(T) : uint64_t(p.dstGap) * unit / sizeof(T);
     if (!bias && p.blockCount > 1 && (src_advance == 0 || dst_advance == 0)) [[unlikely]] {
@@ -56,8 +58,8 @@ inline void copy_into_cube_buffer(const AscendC::LocalTensor<T>& dst, const Asce
     issue(bias ? Pipe::MTE1 : Pipe::FIX, api, reads(src, (last * src_advance + dst_burst) * sizeof(U)),
           writes(dst, (last * dst_advance + dst_burst) * sizeof(T)));
     for (uint64_t burst = 0; burst < p.blockCount; ++burst) {
-        const U* from = src.GetPhyAddr() + burst * src_advance;
-        T* to = dst.GetPhyAddr() + burst * dst_advance;
+        const U* from = src.landed_address() + burst * src_advance;
+        T* to = dst.landed_address() + burst * dst_advance;
         for (uint64_t i = 0; i < dst_burst; ++i) to[i] = static_cast<T>(from[i]);
     }
 }
@@ -94,7 +96,7 @@ __aicore__ inline void Fill(const LocalTensor<T>& dst, const InitConstValueParam
     issue(memory == Hardware::L1 ? Pipe::MTE2 : Pipe::MTE1, api,
           writes(dst, ((p.repeatTimes - 1) * advance + run) * sizeof(T)));
     for (uint64_t r = 0; r < p.repeatTimes; ++r) {
-        T* to = dst.GetPhyAddr() + r * advance;
+        T* to = dst.landed_address() + r * advance;
         for (uint64_t i = 0; i < run; ++i) to[i] = p.initValue;
     }
 }
