@@ -118,7 +118,8 @@ extern "C" __global__ __aicore__ void queue_add_kernel(GM_ADDR x, GM_ADDR y, GM_
     outZ.FreeTensor(zLocal);
 }
 
-enum FlagMisuse : int32_t { wait_without_set = 1, left_set, set_twice, bad_event_id };
+enum FlagMisuse : int32_t { wait_without_set = 1, left_set, set_sixteen_times, bad_event_id, set_twice_wait_twice,
+                            set_twice_wait_once };
 
 // z = x + x read from a buffer whose tracked range moves before the read: MTE2 fills a buffer, then
 // a buffer below it, so the model's record of the first shifts. Unsynchronized, the read races with
@@ -145,9 +146,15 @@ extern "C" __global__ __aicore__ void flag_misuse_kernel(int32_t misuse) {
     switch (misuse) {
         case wait_without_set: AscendC::WaitFlag<AscendC::HardEvent::MTE2_V>(EVENT_ID1); break;
         case left_set: AscendC::SetFlag<AscendC::HardEvent::V_MTE3>(EVENT_ID2); break;
-        case set_twice:
+        case set_sixteen_times:
+            for (int i = 0; i < 16; ++i) AscendC::SetFlag<AscendC::HardEvent::S_V>(EVENT_ID3);
+            break;
+        case set_twice_wait_twice:
+        case set_twice_wait_once:
             AscendC::SetFlag<AscendC::HardEvent::S_V>(EVENT_ID3);
             AscendC::SetFlag<AscendC::HardEvent::S_V>(EVENT_ID3);
+            AscendC::WaitFlag<AscendC::HardEvent::S_V>(EVENT_ID3);
+            if (misuse == set_twice_wait_twice) AscendC::WaitFlag<AscendC::HardEvent::S_V>(EVENT_ID3);
             break;
         case bad_event_id: AscendC::SetFlag<AscendC::HardEvent::S_V>(8); break;
         default: break;
@@ -461,9 +468,17 @@ TEST_CASE("flag misuse fails the launch") {
         expect_fault(stream, ACLRT_LAUNCH_KERNEL(flag_misuse_kernel)(2, stream, left_set), ACL_ERROR_RT_AICORE_EXCEPTION,
                      {"flags still set when the kernel returned, never waited for: SetFlag<HardEvent::V_MTE3>(2)"});
     }
-    SUBCASE("the same flag set twice") {
-        expect_fault(stream, ACLRT_LAUNCH_KERNEL(flag_misuse_kernel)(2, stream, set_twice), ACL_ERROR_RT_AICORE_EXCEPTION,
-                     {"SetFlag<HardEvent::S_V>(3) is already set"});
+    SUBCASE("an event is a counter: set twice, it is waited for twice") {
+        REQUIRE(ACLRT_LAUNCH_KERNEL(flag_misuse_kernel)(2, stream, set_twice_wait_twice) == ACL_SUCCESS);
+        CHECK(aclrtSynchronizeStream(stream) == ACL_SUCCESS);
+        expect_fault(stream, ACLRT_LAUNCH_KERNEL(flag_misuse_kernel)(2, stream, set_twice_wait_once),
+                     ACL_ERROR_RT_AICORE_EXCEPTION,
+                     {"flags still set when the kernel returned, never waited for: SetFlag<HardEvent::S_V>(3)"});
+    }
+    SUBCASE("an event set more often than its counter holds") {
+        expect_fault(stream, ACLRT_LAUNCH_KERNEL(flag_misuse_kernel)(2, stream, set_sixteen_times),
+                     ACL_ERROR_RT_AICORE_EXCEPTION,
+                     {"SetFlag<HardEvent::S_V>(3) is already set 15 times without a WaitFlag: an event counts at most 15"});
     }
     SUBCASE("an event id outside [0, 8)") {
         expect_fault(stream, ACLRT_LAUNCH_KERNEL(flag_misuse_kernel)(2, stream, bad_event_id),

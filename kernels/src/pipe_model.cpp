@@ -220,15 +220,23 @@ void pipe_instruction(Pipe pipe, const char* api, const Operand* operands, std::
     }
 }
 
+// An event is a counter on the NPU: a SetFlag counts up, a WaitFlag waits for a count and takes it
+// (catlass sets an event its constructor already set and waits for both). Each set is kept with what
+// it orders; a wait takes the earliest. The cross-core counters of the same cores hold 15 (CANN's
+// CrossCoreSetFlag documentation); Canopy holds the in-core ones to that too.
+constexpr std::size_t max_pending_sets = 15;
+
 void pipe_set_flag(Pipe src, Pipe dst, std::int32_t event, const char* api) {
     PipeState& s = state();
+    std::size_t pending = 0;
     for (const PipeState::Flag& flag : s.flags) {
-        if (flag.src == src && flag.dst == dst && flag.event == event) [[unlikely]] {
-            raise(kRace, api,
-                  "SetFlag<" + hard_event_name(src, dst) + ">(" + std::to_string(event) +
-                      ") is already set and not yet waited for: setting it twice is undefined on the NPU (a "
-                      "later PipeBarrier<PIPE_ALL> hangs)");
-        }
+        if (flag.src == src && flag.dst == dst && flag.event == event) ++pending;
+    }
+    if (pending == max_pending_sets) [[unlikely]] {
+        raise(kRace, api,
+              "SetFlag<" + hard_event_name(src, dst) + ">(" + std::to_string(event) + ") is already set " +
+                  std::to_string(pending) + " times without a WaitFlag: an event counts at most " +
+                  std::to_string(max_pending_sets));
     }
     // Everything the source pipe has issued (all its instructions numbered up to seq), and
     // everything it was ordered after.
