@@ -23,7 +23,28 @@ set(CANOPY_ASC_EXTRA_INCLUDES "")
 foreach(dir IN LISTS _canopy_asc_eigen)
   string(APPEND CANOPY_ASC_EXTRA_INCLUDES " \"${dir}\"")
 endforeach()
+set(CANOPY_ASC_LAUNCH_REWRITE "$prefix/${CANOPY_LAUNCH_REWRITE}")
+set(CANOPY_ASC_CORE_LINK "$prefix/${CANOPY_CORE_LINK}")
+set(CANOPY_ASC_INCLUDES "\"$prefix/${CMAKE_INSTALL_INCLUDEDIR}\"${CANOPY_ASC_EXTRA_INCLUDES}")
+set(CANOPY_ASC_RUNTIME_DIRS "\"$prefix/${CANOPY_ASC_LIBDIR}\" \"$prefix/lib64\" \"$prefix/lib\"")
 configure_file("${CMAKE_CURRENT_LIST_DIR}/canopy-asc.in" "${_canopy_asc_build}/canopy-asc" @ONLY)
+# The build tree's driver (beside the build's canopy-launch-rewrite; what canopy_add_kernels compiles the
+# project's own kernel sources with): the same script over the build's tools, the source tree's
+# headers and the build's libascendcl.
+set(CANOPY_ASC_TO_PREFIX ".")
+set(CANOPY_ASC_LAUNCH_REWRITE "$<TARGET_FILE:canopy-launch-rewrite>")
+set(CANOPY_ASC_CORE_LINK "$<TARGET_FILE:canopy-core-link>")
+set(CANOPY_ASC_INCLUDES "")
+foreach(dir "${PROJECT_SOURCE_DIR}/api/include" "${PROJECT_SOURCE_DIR}/engine/include"
+            "${PROJECT_SOURCE_DIR}/engine/include/acl" "${PROJECT_SOURCE_DIR}/kernels/include")
+  string(APPEND CANOPY_ASC_INCLUDES "\"${dir}\" ")
+endforeach()
+string(APPEND CANOPY_ASC_INCLUDES "${CANOPY_ASC_EXTRA_INCLUDES}")
+set(CANOPY_ASC_RUNTIME_DIRS "\"$<TARGET_FILE_DIR:ascendcl>\"")
+configure_file("${CMAKE_CURRENT_LIST_DIR}/canopy-asc.in" "${_canopy_asc_build}/build-tree/canopy-asc.in" @ONLY)
+file(GENERATE OUTPUT "$<TARGET_FILE_DIR:canopy-launch-rewrite>/canopy-asc"
+  INPUT "${_canopy_asc_build}/build-tree/canopy-asc.in"
+  FILE_PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
 configure_file("${CMAKE_CURRENT_LIST_DIR}/asc-config.cmake.in" "${_canopy_asc_build}/asc-config.cmake" @ONLY)
 
 install(FILES "${_canopy_asc_build}/asc-config.cmake" DESTINATION "${_canopy_asc_destination}")

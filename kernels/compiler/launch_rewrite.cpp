@@ -1,7 +1,7 @@
 // canopy-launch-rewrite: finds every `kernel<<<...>>>(...)` launch of a translation unit with clang's
 // own parser and writes the files that hold them, rewritten into C++, for the compile that follows.
 //
-//   canopy-launch-rewrite <overlay dir> <main source> -- <clang driver arguments...>
+//   canopy-launch-rewrite [--launch-functions=<dir>] <overlay dir> <main source> -- <clang driver arguments...>
 //
 // The translation unit is parsed once as CUDA host code (the one clang mode whose grammar has
 // `<<<>>>`), with __CANOPY_LAUNCH_SCAN__ defined so that Canopy's headers spell __global__,
@@ -23,6 +23,9 @@
 // name the original file and line), or no overlay.yaml when nothing needed rewriting; and
 // <overlay dir>/core-passes when the kernel code depends on the core type it is compiled for
 // (g_coreType, __DAV_CUBE__ / __DAV_VEC__), so that canopy-asc compiles it once per core type.
+// With --launch-functions=<dir>, every extern "C" kernel it registers also gets CANN's generated
+// launch function, aclrtlaunch_<kernel>, declared in <dir>/aclrtlaunch_<kernel>.h (written when it
+// changes) and defined after the kernel's registration (canopy_add_kernels' LAUNCH_HEADERS).
 // Exit status 1 with clang's diagnostics when the source does not parse.
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
@@ -227,6 +230,9 @@ struct Definition {
     bool overloaded = false;
     bool cooperative = false;
     Cores cores;
+    bool extern_c = false;
+    // For CANN's launch function (--launch-functions): the parameters as host code passes them.
+    std::vector<std::string> host_types;
 };
 
 class DefinitionFinder : public RecursiveASTVisitor<DefinitionFinder> {
@@ -257,6 +263,17 @@ public:
         definition.overloaded = overloads > 1;
         definition.cooperative = WaitFinder().reaches_wait(function);
         definition.cores = cores_of(*function, context_, cube_only_);
+        definition.extern_c = function->isExternC();
+        // As CANN's generated launch functions take them: a __gm__ pointer as void*, a scalar as
+        // itself, a structure passed by value by pointer.
+        PrintingPolicy written(context_.getLangOpts());
+        written.SuppressTagKeyword = true;
+        for (const ParmVarDecl* parameter : function->parameters()) {
+            QualType type = parameter->getType().getUnqualifiedType();
+            if (type->isPointerType()) definition.host_types.push_back("void*");
+            else if (type->isBuiltinType()) definition.host_types.push_back(type.getAsString(written));
+            else definition.host_types.push_back(type.getAsString(written) + "*");
+        }
         definitions_.push_back(definition);
         return true;
     }
@@ -310,9 +327,10 @@ public:
 class RewriteConsumer : public ASTConsumer {
 public:
     RewriteConsumer(Preprocessor& preprocessor, const bool& core_type_used, std::string overlay_dir,
-                    const std::set<std::string>& filtered, bool& wrote, std::vector<std::string>& errors)
+                    std::string launch_functions, const std::set<std::string>& filtered, bool& wrote,
+                    std::vector<std::string>& errors)
         : preprocessor_(preprocessor), core_type_used_(core_type_used), overlay_dir_(std::move(overlay_dir)),
-          filtered_(filtered), wrote_(wrote), errors_(errors) {}
+          launch_functions_(std::move(launch_functions)), filtered_(filtered), wrote_(wrote), errors_(errors) {}
 
     void HandleTranslationUnit(ASTContext& context) override {
         if (context.getDiagnostics().hasErrorOccurred()) return;
@@ -353,12 +371,50 @@ public:
                                        c_string_literal(definition.name) + ", " +
                                        (definition.cooperative ? "true" : "false") + ", " +
                                        cores_literal(definition.cores) + ");";
+            if (!launch_functions_.empty() && definition.extern_c) {
+                registration += launch_function(definition);
+            }
             rewriter.InsertTextAfterToken(definition.end, registration);
         }
         write_overlay(rewriter, context.getSourceManager());
     }
 
 private:
+    // CANN's generated launch function of an extern "C" kernel, `uint32_t aclrtlaunch_<kernel>(uint32_t
+    // numBlocks, aclrtStream stream, args...)`: declared in <launch functions dir>/aclrtlaunch_<kernel>.h
+    // (plain C++ over acl/acl_base.h, for host code that does not see the kernel) and defined, as the
+    // returned text, after the kernel.
+    std::string launch_function(const Definition& definition) {
+        const std::string& name = definition.name;
+        std::string declared;
+        std::string forwarded;
+        for (std::size_t i = 0; i < definition.host_types.size(); ++i) {
+            declared += ", " + definition.host_types[i] + " arg" + std::to_string(i);
+            forwarded += ", arg" + std::to_string(i);
+        }
+        std::string guard;
+        for (char c : name) guard += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+        std::string header = "// Generated by canopy-launch-rewrite: the launch function of kernel " + name + ".\n";
+        header += "#ifndef CANOPY_ACLRTLAUNCH_" + guard + "_H\n#define CANOPY_ACLRTLAUNCH_" + guard + "_H\n";
+        header += "#include <stdint.h>\n\n#include \"acl/acl_base.h\"\n\n";
+        header += "#ifndef ACLRT_LAUNCH_KERNEL\n#define ACLRT_LAUNCH_KERNEL(kernel_func) aclrtlaunch_##kernel_func\n#endif\n\n";
+        header += "// Enqueues " + name + " on `stream` with numBlocks blocks; returns 0 or the aclError.\n";
+        header += "extern \"C\" uint32_t aclrtlaunch_" + name + "(uint32_t numBlocks, aclrtStream stream" + declared +
+                  ");\n\n#endif\n";
+        const std::string path = launch_functions_ + "/aclrtlaunch_" + name + ".h";
+        std::string existing;
+        if (auto buffer = llvm::MemoryBuffer::getFile(path)) existing = (*buffer)->getBuffer().str();
+        if (existing != header) {
+            std::ofstream out(path);
+            out << header;
+            if (!out) errors_.push_back("cannot write " + path);
+        }
+        // aclrtStream is void*; the definition does not need acl_base.h.
+        return " extern \"C\" ::std::uint32_t aclrtlaunch_" + name + "(::std::uint32_t numBlocks, void* stream" +
+               declared + ") { return ::canopy::kernel::WrapperLaunch<&" + name + ">(" + c_string_literal(name) +
+               ")(numBlocks, stream" + forwarded + "); }";
+    }
+
     static std::string trim(const std::string& text) {
         std::size_t begin = text.find_first_not_of(" \t\n");
         std::size_t end = text.find_last_not_of(" \t\n");
@@ -404,6 +460,7 @@ private:
     Preprocessor& preprocessor_;
     const bool& core_type_used_;
     std::string overlay_dir_;
+    std::string launch_functions_;
     const std::set<std::string>& filtered_;
     bool& wrote_;
     std::vector<std::string>& errors_;
@@ -411,18 +468,20 @@ private:
 
 class RewriteAction : public ASTFrontendAction {
 public:
-    RewriteAction(std::string overlay_dir, const std::set<std::string>& filtered, bool& wrote,
-                  std::vector<std::string>& errors)
-        : overlay_dir_(std::move(overlay_dir)), filtered_(filtered), wrote_(wrote), errors_(errors) {}
+    RewriteAction(std::string overlay_dir, std::string launch_functions, const std::set<std::string>& filtered,
+                  bool& wrote, std::vector<std::string>& errors)
+        : overlay_dir_(std::move(overlay_dir)), launch_functions_(std::move(launch_functions)), filtered_(filtered),
+          wrote_(wrote), errors_(errors) {}
     std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance& compiler, llvm::StringRef) override {
         compiler.getPreprocessor().addPPCallbacks(std::make_unique<CoreTypeUse>(core_type_used_));
-        return std::make_unique<RewriteConsumer>(compiler.getPreprocessor(), core_type_used_, overlay_dir_, filtered_,
-                                                 wrote_, errors_);
+        return std::make_unique<RewriteConsumer>(compiler.getPreprocessor(), core_type_used_, overlay_dir_,
+                                                 launch_functions_, filtered_, wrote_, errors_);
     }
 
 private:
     bool core_type_used_ = false;
     std::string overlay_dir_;
+    std::string launch_functions_;
     const std::set<std::string>& filtered_;
     bool& wrote_;
     std::vector<std::string>& errors_;
@@ -518,8 +577,18 @@ private:
 }  // namespace
 
 int main(int argc, char** argv) {
+    // --launch-functions=<dir>: also CANN's launch function of every extern "C" kernel the source
+    // defines, declared in <dir>/aclrtlaunch_<kernel>.h and defined after the kernel.
+    std::string launch_functions;
+    if (argc > 1 && std::string(argv[1]).rfind("--launch-functions=", 0) == 0) {
+        launch_functions = std::string(argv[1]).substr(std::string("--launch-functions=").size());
+        ++argv;
+        --argc;
+        llvm::sys::fs::create_directories(launch_functions);
+    }
     if (argc < 4 || std::string(argv[3]) != "--") {
-        std::fprintf(stderr, "usage: canopy-launch-rewrite <overlay dir> <source> -- <clang arguments...>\n");
+        std::fprintf(stderr,
+                     "usage: canopy-launch-rewrite [--launch-functions=<dir>] <overlay dir> <source> -- <clang arguments...>\n");
         return 2;
     }
     llvm::SmallString<256> absolute_overlay(argv[1]);
@@ -541,7 +610,7 @@ int main(int argc, char** argv) {
     auto filter = llvm::makeIntrusiveRefCnt<AttributeListFilter>(llvm::vfs::getRealFileSystem());
     auto files = llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(), filter);
     tooling::ToolInvocation invocation(
-        command, std::make_unique<RewriteAction>(overlay_dir, filter->filtered(), wrote, errors), files.get());
+        command, std::make_unique<RewriteAction>(overlay_dir, launch_functions, filter->filtered(), wrote, errors), files.get());
     const bool parsed = invocation.run();
     for (const std::string& error : errors) std::fprintf(stderr, "%s\n", error.c_str());
     if (!parsed || !errors.empty()) return 1;

@@ -81,7 +81,7 @@ execute_process(COMMAND "${CMAKE_COMMAND}" "-DINPUT=${CMAKE_CURRENT_LIST_DIR}/re
                         "-DOUTPUT=${WORK}/rewrite_bad_input.asc.cpp" -P "${REWRITE}"
                 RESULT_VARIABLE bad_result ERROR_VARIABLE bad_error)
 string(REGEX REPLACE "[ \t\r\n]+" " " bad_error "${bad_error}")
-if(bad_result EQUAL 0 OR NOT bad_error MATCHES "rewrite_bad_input.asc:2: kernel launch k<<<...>>> has 3 commas")
+if(bad_result EQUAL 0 OR NOT bad_error MATCHES "rewrite_bad_input.asc:4: kernel launch k<<<...>>> has 3 commas")
   message(FATAL_ERROR "a four-value launch configuration was not refused as expected: ${bad_error}")
 endif()
 message(STATUS "CanopyKernelRewrite: the four-value configuration is refused")

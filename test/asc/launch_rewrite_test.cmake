@@ -1,0 +1,118 @@
+# Unit test of the kernel compiler's launch rewrite (canopy-launch-rewrite, run by the canopy-asc
+# driver) on the kernel forms of the ASC samples:
+#   cmake -DDRIVER=<canopy-asc> -DWORK=<scratch dir> -P launch_rewrite_test.cmake
+# Each input is compiled with the driver; the test reads the rewritten files it wrote beside the
+# object (<object>.canopy, named by its overlay.yaml) and fails (FATAL_ERROR) naming the first
+# expectation they do not meet.
+cmake_minimum_required(VERSION 3.25)
+foreach(required DRIVER WORK)
+  if(NOT DEFINED ${required})
+    message(FATAL_ERROR "usage: cmake -DDRIVER=<canopy-asc> -DWORK=<scratch dir> -P launch_rewrite_test.cmake")
+  endif()
+endforeach()
+file(REMOVE_RECURSE "${WORK}")
+file(MAKE_DIRECTORY "${WORK}")
+
+# Compiles <input> (with the driver options in ARGN) and sets <out> to the rewritten text of it.
+function(rewrite input out)
+  get_filename_component(name "${input}" NAME)
+  execute_process(COMMAND "${DRIVER}" ${ARGN} -c "${CMAKE_CURRENT_LIST_DIR}/${input}" -o "${WORK}/${name}.o"
+                  RESULT_VARIABLE result ERROR_VARIABLE error)
+  if(NOT result EQUAL 0)
+    message(FATAL_ERROR "compiling ${input} failed: ${error}")
+  endif()
+  file(GLOB copies "${WORK}/${name}.o.canopy/*-${name}")
+  list(LENGTH copies count)
+  if(NOT count EQUAL 1)
+    message(FATAL_ERROR "${input}: expected one rewritten copy of it, found '${copies}'")
+  endif()
+  file(READ "${WORK}/${name}.o.canopy/overlay.yaml" overlay)
+  string(FIND "${overlay}" "'${CMAKE_CURRENT_LIST_DIR}/${input}'" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "${input}: the overlay does not put the copy in its place:\n${overlay}")
+  endif()
+  file(READ "${copies}" text)
+  file(READ "${CMAKE_CURRENT_LIST_DIR}/${input}" original)
+  # No line moved: diagnostics and __LINE__ stay the original's.
+  string(REGEX MATCHALL "\n" copy_lines "${text}")
+  string(REGEX MATCHALL "\n" original_lines "${original}")
+  list(LENGTH copy_lines copy_count)
+  list(LENGTH original_lines original_count)
+  if(NOT copy_count EQUAL original_count)
+    message(FATAL_ERROR "${input}: the copy has ${copy_count} lines, the original ${original_count}")
+  endif()
+  set(${out} "${text}" PARENT_SCOPE)
+endfunction()
+
+function(expect text fragment)
+  string(FIND "${text}" "${fragment}" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "the rewritten copy lacks: ${fragment}\n--- copy ---\n${text}")
+  endif()
+endfunction()
+
+function(expect_not text fragment)
+  string(FIND "${text}" "${fragment}" at)
+  if(NOT at EQUAL -1)
+    message(FATAL_ERROR "the rewritten copy should not contain: ${fragment}\n--- copy ---\n${text}")
+  endif()
+endfunction()
+
+set(vector "::canopy::kernel::KernelCores{0, 1, false}")
+set(lambda "[](auto&&... canopy_arg) {")
+set(forward "(static_cast<decltype(canopy_arg)&&>(canopy_arg)...); }")
+rewrite(rewrite_input.asc copy --canopy-launch-functions=${WORK}/launch)
+# Every defined non-template kernel is registered after its body, with the cores its qualifiers say.
+foreach(kernel plain_c vector_first vector_second)
+  expect("${copy}" "} [[maybe_unused]] static ::canopy::kernel::KernelRegistrar<&${kernel}> canopy_kernel_registrar_")
+  expect("${copy}" "(\"${kernel}\", false, ${vector});")
+endforeach()
+expect("${copy}" "(\"cube_kernel\", false, ::canopy::kernel::KernelCores{1, 0, false});")
+expect("${copy}" "(\"mix_kernel\", false, ::canopy::kernel::KernelCores{1, 2, true});")
+expect("${copy}" "x[0] = 5; } [[maybe_unused]] static ::canopy::kernel::KernelRegistrar<&in_namespace>")
+foreach(kernel templated declared_only in_comment in_string)
+  expect_not("${copy}" "KernelRegistrar<&${kernel}>")
+endforeach()
+expect_not("${copy}" "\", true, ")
+# Launches: plain, with template arguments, qualified, with the configuration's 1 to 3 values; text
+# in comments and literals stays.
+set(site "::canopy::kernel::ChevronLaunchAt(::canopy::kernel::ChevronSite{")
+expect("${copy}" "${site}\"plain_c\", false, false, ${vector}}, ${lambda} plain_c${forward}, 1, nullptr, s)(bytes);")
+expect("${copy}" "${site}\"templated<float, 16>\", false, false, ${vector}}, ${lambda} templated<float, 16>${forward}, 2, 0, s)(x);")
+expect("${copy}" "${site}\"ns::in_namespace\", false, false, ${vector}}, ${lambda} ns::in_namespace${forward}, 3, 0, s)(x);")
+expect("${copy}" "${site}\"vector_first\", false, false, ${vector}}, ${lambda} vector_first${forward}, 4, 0)(x);")
+expect("${copy}" "${site}\"vector_second\", false, false, ${vector}}, ${lambda} vector_second${forward}, 5)(x);")
+expect("${copy}" "${site}\"cube_kernel\", false, true, ::canopy::kernel::KernelCores{1, 0, false}}, ${lambda} cube_kernel${forward}, std::max(1, static_cast<int>(sizeof(float[2]))), 0, s)(x);")
+expect("${copy}" "\"kernel<<<1, 0, s>>>(x) __global__ void in_string() {}\"")
+expect("${copy}" "// __global__ void in_comment(float* x) {}\n")
+expect_not("${copy}" "<<<1, nullptr")
+# CANN's launch function of the extern "C" kernel: declared in its header, defined after the kernel.
+expect("${copy}" "extern \"C\" ::std::uint32_t aclrtlaunch_plain_c(::std::uint32_t numBlocks, void* stream, void* arg0) { return ::canopy::kernel::WrapperLaunch<&plain_c>(\"plain_c\")(numBlocks, stream, arg0); }")
+expect_not("${copy}" "aclrtlaunch_vector_first")
+file(READ "${WORK}/launch/aclrtlaunch_plain_c.h" launch_header)
+expect("${launch_header}" "extern \"C\" uint32_t aclrtlaunch_plain_c(uint32_t numBlocks, aclrtStream stream, void* arg0);")
+if(EXISTS "${WORK}/launch/aclrtlaunch_vector_first.h")
+  message(FATAL_ERROR "a launch function was written for a kernel without C linkage")
+endif()
+
+rewrite(rewrite_cooperative_input.asc cooperative)
+expect("${cooperative}" "KernelRegistrar<&waits> canopy_kernel_registrar_0(\"waits\", true, ${vector});")
+expect("${cooperative}" "${site}\"waits\", true, false, ${vector}}, ${lambda} waits${forward}, 4, 0, s)(x);")
+# A template kernel's launch is cooperative for the instantiation launched.
+expect("${cooperative}" "${site}\"waits_templated<size>\", true, false, ${vector}}, ${lambda} waits_templated<size>${forward}, 4, 0, s)(x);")
+rewrite(rewrite_header_input.asc header_waits)
+expect("${header_waits}" "KernelRegistrar<&waits_in_header> canopy_kernel_registrar_0(\"waits_in_header\", true, ${vector});")
+message(STATUS "canopy-launch-rewrite: all rewrite expectations met")
+
+# Refused, naming the file and line: a configuration of four values, a launch inside a macro.
+function(expect_refused input pattern)
+  execute_process(COMMAND "${DRIVER}" -c "${CMAKE_CURRENT_LIST_DIR}/${input}" -o "${WORK}/${input}.o"
+                  RESULT_VARIABLE result ERROR_VARIABLE error)
+  string(REGEX REPLACE "[ \t\r\n]+" " " error "${error}")
+  if(result EQUAL 0 OR NOT error MATCHES "${pattern}")
+    message(FATAL_ERROR "${input} was not refused as expected (${pattern}): ${error}")
+  endif()
+endfunction()
+expect_refused(rewrite_bad_input.asc "rewrite_bad_input.asc:4:[0-9]+: error: no viable constructor.*requires at most 5 arguments, but 6 were provided")
+expect_refused(rewrite_macro_input.asc "rewrite_macro_input.asc:6: error: a <<<>>> launch written inside a macro cannot be rewritten")
+message(STATUS "canopy-launch-rewrite: the four-value configuration and the launch in a macro are refused")
