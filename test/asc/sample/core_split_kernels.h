@@ -77,4 +77,13 @@ __global__ __aicore__ void Scale(__gm__ T* data, T factor, uint32_t n) {
     for (uint32_t i = 0; i < n; ++i) tensor.SetValue(i, tensor.GetValue(i) * factor);
 }
 
+// catlass's grouped matmuls compute `GetBlockIdx() % kTileCount` before a loop that a group without K
+// skips: an AI Core's scalar unit divides by zero without trapping.
+__global__ __aicore__ void ShuffledTiles(__gm__ float* data, uint32_t tiles) {
+    const uint32_t start = AscendC::GetBlockIdx() % tiles;
+    AscendC::GlobalTensor<float> tensor;
+    tensor.SetGlobalBuffer(data, 1);
+    for (uint32_t i = 0; i < tiles; ++i) tensor.SetValue(0, tensor.GetValue(0) + float(start + i));
+}
+
 }  // namespace demo

@@ -41,8 +41,9 @@ constexpr int32_t g_coreType = __CANOPY_CORE_PASS__;
 #define ASCEND_IS_NOT_AIC constexpr(g_coreType != ::AscendC::AIC)
 #else
 #if defined(__CANOPY_LAUNCH_SCAN__)
-// canopy-launch-rewrite parses with the host's value, and compiles per core type a source using it.
-constexpr int32_t g_coreType = ::AscendC::MIX;
+// canopy-launch-rewrite parses a source as its vector compilation (canopy-asc defines __DAV_VEC__ for
+// that parse too), and has a source using either compiled per core type.
+constexpr int32_t g_coreType = ::AscendC::AIV;
 #endif
 #define ASCEND_IS_AIV (::canopy::kernel::current_block().core_type == ::AscendC::AIV)
 #define ASCEND_IS_AIC (::canopy::kernel::current_block().core_type == ::AscendC::AIC)
