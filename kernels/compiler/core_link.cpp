@@ -95,8 +95,10 @@ bool does_work(llvm::Function& entry) {
                 llvm::Function* callee = call->getCalledFunction();
                 if (callee == nullptr) return true;  // through a pointer: assume it works
                 if (callee->isIntrinsic()) {
-                    if (auto* transfer = llvm::dyn_cast<llvm::AnyMemIntrinsic>(call)) {
-                        if (!llvm::isa<llvm::AllocaInst>(llvm::getUnderlyingObject(transfer->getRawDest()))) return true;
+                    auto* transfer = llvm::dyn_cast<llvm::AnyMemIntrinsic>(call);
+                    if (transfer != nullptr &&
+                        !llvm::isa<llvm::AllocaInst>(llvm::getUnderlyingObject(transfer->getRawDest()))) {
+                        return true;
                     }
                     continue;
                 }
@@ -271,8 +273,8 @@ void register_splits(llvm::Module& module, const std::vector<Split>& splits) {
     std::vector<llvm::Constant*> rows;
     for (const Split& split : splits) {
         rows.push_back(llvm::ConstantStruct::get(
-            entry_type, {split.aiv_entry, llvm::ConstantInt::get(byte, split.aic), llvm::ConstantInt::get(byte, split.aiv),
-                         llvm::ConstantInt::get(byte, split.mix ? 1 : 0),
+            entry_type, {split.aiv_entry, llvm::ConstantInt::get(byte, split.aic),
+                         llvm::ConstantInt::get(byte, split.aiv), llvm::ConstantInt::get(byte, split.mix ? 1 : 0),
                          llvm::ConstantInt::get(byte, split.cooperative ? 1 : 0)}));
     }
     llvm::ArrayType* table_type = llvm::ArrayType::get(entry_type, rows.size());
@@ -310,7 +312,9 @@ int main(int argc, char** argv) {
     // Each AIV entry with its AIC twin, and what each flavour does, before the modules are joined.
     std::map<std::string, llvm::Function*> aic_entries;
     for (llvm::Function& function : *aic) {
-        if (!function.isDeclaration() && is_entry(function, aic_marker)) aic_entries[function.getName().str()] = &function;
+        if (!function.isDeclaration() && is_entry(function, aic_marker)) {
+            aic_entries[function.getName().str()] = &function;
+        }
     }
     std::vector<std::pair<std::string, Split>> pending;
     for (llvm::Function& function : *aiv) {

@@ -357,7 +357,8 @@ inline void load_2d_sparse(const AscendC::LocalTensor<T>& dst, const AscendC::Lo
           writes(dst, uint64_t(p.repeatTimes) * kFractalBytes));
     std::memcpy(dst.landed_address(), src.landed_address() + int64_t(p.startIndex) * int64_t(kFractalBytes),
                 std::size_t(p.repeatTimes) * kFractalBytes);
-    std::memcpy(cube_registers().sparse_index + dst_offset / 4, idx.landed_address() + int64_t(p.startIndex) * index_bytes,
+    std::memcpy(cube_registers().sparse_index + dst_offset / 4,
+                idx.landed_address() + int64_t(p.startIndex) * index_bytes,
                 std::size_t(p.repeatTimes) * index_bytes);
 }
 

@@ -163,7 +163,8 @@ inline void reduce_sum_all(VectorInstruction&& instruction, const AscendC::Local
         const T repeat_sum = repeat_tree_sum(values.values.data(), values.slots);
         total = repeat == 0 ? repeat_sum : T(compute_t<T>(total) + compute_t<T>(repeat_sum));
     }
-    access_ub(instruction.api(), "dst", Access::write, reinterpret_cast<const std::byte*>(dst.landed_address()), sizeof(T));
+    access_ub(instruction.api(), "dst", Access::write, reinterpret_cast<const std::byte*>(dst.landed_address()),
+              sizeof(T));
     dst.landed_address()[0] = total;
     saturate_results(dst.landed_address(), 1);
     vector_registers().reduce_value = static_cast<double>(compute_t<T>(dst.landed_address()[0]));

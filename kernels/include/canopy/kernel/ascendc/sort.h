@@ -86,7 +86,8 @@ __aicore__ inline void Sort32(const LocalTensor<T>& dst, const LocalTensor<T>& s
     const uint64_t dst_bytes = uint64_t(elements) * kProposalBytes;
     require_elements(dst, int64_t(dst_bytes / sizeof(T)), "Sort32", "dst");
     if (repeatTime == 0) return;
-    access_ub("Sort32", "src0", Access::read, reinterpret_cast<const std::byte*>(src0.landed_address()), elements * sizeof(T));
+    access_ub("Sort32", "src0", Access::read, reinterpret_cast<const std::byte*>(src0.landed_address()),
+              elements * sizeof(T));
     access_ub("Sort32", "src1", Access::read, reinterpret_cast<const std::byte*>(src1.landed_address()), elements * 4);
     access_ub("Sort32", "dst", Access::write, reinterpret_cast<const std::byte*>(dst.landed_address()), dst_bytes);
     auto* out = reinterpret_cast<std::byte*>(dst.landed_address());
@@ -147,7 +148,9 @@ __aicore__ inline void MrgSort(const LocalTensor<T>& dst, const MrgSortSrcList<T
             fail_misuse("MrgSort", "queue ", q + 1, " reaches ", reach, " bytes but its LocalTensor holds ",
                         uint64_t(list.GetSize()) * sizeof(T), " bytes");
         }
-        if (repeats > 0) access_ub("MrgSort", "src", Access::read, reinterpret_cast<const std::byte*>(list.landed_address()), reach);
+        if (repeats > 0) {
+            access_ub("MrgSort", "src", Access::read, reinterpret_cast<const std::byte*>(list.landed_address()), reach);
+        }
     }
     const uint64_t dst_bytes = uint64_t(repeats) * uint64_t(total) * kProposalBytes;
     require_elements(dst, int64_t(dst_bytes / sizeof(T)), "MrgSort", "dst");

@@ -108,8 +108,10 @@ __aicore__ inline void Transpose(const LocalTensor<T>& dst, const LocalTensor<T>
     const int64_t count = n * c * hw;
     require_elements(src, count, "Transpose", "src");
     require_elements(dst, count, "Transpose", "dst");
-    access_ub("Transpose", "src", Access::read, reinterpret_cast<const std::byte*>(src.landed_address()), count * sizeof(T));
-    access_ub("Transpose", "dst", Access::write, reinterpret_cast<const std::byte*>(dst.landed_address()), count * sizeof(T));
+    access_ub("Transpose", "src", Access::read, reinterpret_cast<const std::byte*>(src.landed_address()),
+              count * sizeof(T));
+    access_ub("Transpose", "dst", Access::write, reinterpret_cast<const std::byte*>(dst.landed_address()),
+              count * sizeof(T));
     // Per image, NCHW is a C x HW matrix and NHWC its HW x C transpose.
     using Matrix = Eigen::Array<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
     for (int64_t image = 0; image < n; ++image) {

@@ -613,8 +613,8 @@ __aicore__ inline void Brcb(const LocalTensor<T>& dst, const LocalTensor<T>& src
     const T* in = src.landed_address();
     for (int64_t repeat = 0; repeat < repeatTime; ++repeat) {
         for (int64_t block = 0; block < AscendC::DEFAULT_BLK_NUM; ++block) {
-            T* target = dst.landed_address() + (repeat * repeatParams.dstRepStride + block * repeatParams.dstBlkStride) *
-                                               per_block;
+            T* target = dst.landed_address() +
+                        (repeat * repeatParams.dstRepStride + block * repeatParams.dstBlkStride) * per_block;
             ArrayMap<T>(target, per_block).setConstant(in[repeat * AscendC::DEFAULT_BLK_NUM + block]);
         }
     }
