@@ -445,8 +445,9 @@ BlockContext& cross_core_block(const char* api, int flag) {
     if (block.group == nullptr) {
         raise(ACL_ERROR_RT_AICORE_EXCEPTION, api,
               "kernel " + std::string(block.kernel) + " runs its cores block-parallel, a few at a time, so a core "
-              "cannot wait for another; canopy_add_kernels runs the kernels of a source that calls CrossCoreWaitFlag "
-              "with all their cores at once (or register it with CANOPY_REGISTER_COOPERATIVE_KERNEL(" +
+              "cannot wait for another; the kernel compiler runs a kernel reaching CrossCoreWaitFlag with all its "
+              "cores at once, canopy_add_kernels the kernels of a source that calls it (or register it with "
+              "CANOPY_REGISTER_COOPERATIVE_KERNEL(" +
                   block.kernel + "))");
     }
     return block;
