@@ -1,6 +1,12 @@
 // libcanopy-kernel-passes: the LLVM passes canopy-asc loads into clang (-fpass-plugin) for the code it
 // compiles.
 //
+// unwind-through-noexcept: a fault of Canopy's kernel API is an exception that fails the launch
+// (the launcher catches it). Raised where C++ calls terminate, in a destructor or another noexcept
+// function (catlass's blocks wait for their events in their destructors), it would end the process
+// instead. So the landing pads that call terminate become cleanups that go on unwinding: the fault
+// reaches the launcher and fails the launch with its message, as the same misuse elsewhere does.
+//
 // npu-scalar-division: an AI Core's scalar unit divides by zero without trapping; kernels rely on it
 // (catlass's grouped matmuls compute `GetBlockIdx() % kTileCount` before a loop that a group with no
 // K skips). An x86 division by zero, or of the most negative integer by -1, raises SIGFPE and kills
@@ -61,6 +67,49 @@ void guard(llvm::BinaryOperator& division) {
     division.eraseFromParent();
 }
 
+// A landing pad that catches everything to call terminate (what clang emits for a noexcept function)
+// made a cleanup that resumes unwinding.
+bool unwind_instead_of_terminate(llvm::BasicBlock& block) {
+    auto* pad = llvm::dyn_cast<llvm::LandingPadInst>(block.getFirstNonPHI());
+    if (pad == nullptr || pad->getNumClauses() != 1 || !pad->isCatch(0)) return false;
+    if (!llvm::isa<llvm::ConstantPointerNull>(pad->getClause(0))) return false;
+    llvm::CallInst* terminate = nullptr;
+    for (llvm::Instruction& instruction : block) {
+        auto* call = llvm::dyn_cast<llvm::CallInst>(&instruction);
+        llvm::Function* callee = call != nullptr ? call->getCalledFunction() : nullptr;
+        if (callee != nullptr &&
+            (callee->getName() == "__clang_call_terminate" || callee->getName() == "_ZSt9terminatev")) {
+            terminate = call;
+            break;
+        }
+    }
+    if (terminate == nullptr) return false;
+    llvm::LandingPadInst* cleanup = llvm::LandingPadInst::Create(pad->getType(), 0, "", pad);
+    cleanup->setCleanup(true);
+    pad->replaceAllUsesWith(cleanup);
+    // Everything from the terminate call on goes; the pad resumes instead.
+    while (&block.back() != terminate) block.back().eraseFromParent();
+    terminate->eraseFromParent();
+    llvm::ResumeInst::Create(cleanup, &block);
+    pad->eraseFromParent();
+    // The values the terminate path computed from the pad (its exception pointer) are unused now.
+    for (auto it = block.begin(); it != block.end();) {
+        llvm::Instruction& instruction = *it++;
+        if (llvm::isa<llvm::ExtractValueInst>(instruction) && instruction.use_empty()) instruction.eraseFromParent();
+    }
+    return true;
+}
+
+struct UnwindThroughNoexcept : llvm::PassInfoMixin<UnwindThroughNoexcept> {
+    llvm::PreservedAnalyses run(llvm::Function& function, llvm::FunctionAnalysisManager&) {
+        bool changed = false;
+        for (llvm::BasicBlock& block : function) changed |= unwind_instead_of_terminate(block);
+        if (changed) function.removeFnAttr(llvm::Attribute::NoUnwind);
+        return changed ? llvm::PreservedAnalyses::none() : llvm::PreservedAnalyses::all();
+    }
+    static bool isRequired() { return true; }
+};
+
 struct ScalarDivision : llvm::PassInfoMixin<ScalarDivision> {
     llvm::PreservedAnalyses run(llvm::Function& function, llvm::FunctionAnalysisManager&) {
         std::vector<llvm::BinaryOperator*> divisions;
@@ -89,6 +138,7 @@ extern "C" LLVM_ATTRIBUTE_WEAK llvm::PassPluginLibraryInfo llvmGetPassPluginInfo
     return {LLVM_PLUGIN_API_VERSION, "canopy-kernel-passes", "1", [](llvm::PassBuilder& builder) {
                 builder.registerPipelineStartEPCallback([](llvm::ModulePassManager& passes, llvm::OptimizationLevel) {
                     passes.addPass(llvm::createModuleToFunctionPassAdaptor(ScalarDivision()));
+                    passes.addPass(llvm::createModuleToFunctionPassAdaptor(UnwindThroughNoexcept()));
                 });
             }};
 }

@@ -3,7 +3,7 @@
 # <prefix>/bin/setenv.bash (prefix: $1, else ASCEND_HOME_PATH), then
 #   1. builds test/asc/sample with its own CMakeLists.txt (find_package(ASC), .asc sources) with
 #      -DCMAKE_ASC_FLAGS=-Werror, runs its programs (scale_add, the negate pair, matmul_relu, the
-#      catlass-style core_split) and checks their golden comparisons;
+#      catlass-style core_split, destructor_fault) and checks their golden comparisons;
 #   2. builds it with -DCMAKE_ASC_RUN_MODE=cpu -DCMAKE_ASC_STANDARD=20 and runs it again;
 #   3. checks that dav-3510 is refused, at configure time and by the compiler driver, with a
 #      message naming the architecture.
@@ -42,7 +42,7 @@ build="${work_dir}/build"
 rm -rf "${build}"
 mkdir -p "${build}"
 (cd "${build}" && bash -lc "cmake '${script_dir}/sample' -DCMAKE_ASC_ARCHITECTURES=dav-2201 -DCMAKE_ASC_FLAGS=-Werror && make -j2")
-for program in scale_add negate_static_main negate_shared_main matmul_relu core_split; do
+for program in scale_add negate_static_main negate_shared_main matmul_relu core_split destructor_fault; do
     (cd "${build}" && bash -lc "./${program}") | tee "${work_dir}/${program}.log"
     grep -q '^\[SUCCESS\]' "${work_dir}/${program}.log" || fail "${program} did not report success"
 done
