@@ -2,8 +2,8 @@
 // Launching Ascend C kernels on the CPU. Three forms reach the same launcher:
 //
 //   ACLRT_LAUNCH_KERNEL(add_custom)(numBlocks, stream, x, y, z);   // CANN's generated-wrapper form
-//   add_custom<<<numBlocks, dynUBufSize, stream>>>(x, y, z);        // kernel sources compiled by
-//                                                                   // canopy_add_kernels (CMake)
+//   add_custom<<<numBlocks, dynUBufSize, stream>>>(x, y, z);        // sources compiled by the kernel
+//                                                                   // compiler or canopy_add_kernels
 //   aclrtLaunchKernel(func, numBlocks, args, argsSize, stream);     // handle form (acl_rt.h), for
 //                                                                   // kernels registered below
 //
@@ -13,9 +13,11 @@
 // return 0 once the launch is enqueued, else the aclError that rejected it (also reported through
 // aclrtGetLastError / aclGetRecentErrMsg like any AscendCL call).
 //
-// This header is plain C++: no code generation. `<<<...>>>` is not C++, so canopy_add_kernels
-// copies such sources into the build folder with only the launch syntax rewritten into a
-// ChevronLaunch expression, and registers the kernels they define (CANOPY_REGISTER_KERNEL).
+// This header is plain C++: no code generation. `<<<...>>>` is not C++: the kernel compiler
+// (canopy-asc, installed as bisheng) rewrites each launch, found by clang's parser, into a
+// ChevronLaunchAt expression; canopy_add_kernels copies sources into the build folder with the
+// launch syntax rewritten by text into a ChevronLaunch one. Both register the kernels the source
+// defines (KernelRegistrar, CANOPY_REGISTER_KERNEL).
 #ifdef __CANOPY_LAUNCH_SCAN__
 // canopy-launch-rewrite parses a source as CUDA host code, the clang grammar with `<<<>>>`. One CPU
 // runs kernel and host code, so kernels may call any function: every function declared from here on
