@@ -75,10 +75,10 @@ std::unique_ptr<llvm::Module> load(const char* path, llvm::LLVMContext& context)
     return module;
 }
 
-// Whether a flavour does work: reaches, through the functions its module defines, a call of a
-// function defined elsewhere (the runtime, the C library) or a store to memory that is not a stack
-// slot of its own.
-bool does_work(llvm::Function& entry) {
+// Whether an instruction `found` accepts is reachable from `entry` through the functions its module
+// defines: those it calls, and those it names (catlass calls some through pointers).
+template <class Found>
+bool reaches(llvm::Function& entry, Found found) {
     llvm::SmallPtrSet<llvm::Function*, 32> seen;
     std::vector<llvm::Function*> pending{&entry};
     while (!pending.empty()) {
@@ -86,28 +86,37 @@ bool does_work(llvm::Function& entry) {
         pending.pop_back();
         if (!seen.insert(function).second) continue;
         for (llvm::Instruction& instruction : llvm::instructions(*function)) {
-            if (auto* store = llvm::dyn_cast<llvm::StoreInst>(&instruction)) {
-                if (!llvm::isa<llvm::AllocaInst>(llvm::getUnderlyingObject(store->getPointerOperand()))) return true;
-            } else if (llvm::isa<llvm::AtomicRMWInst, llvm::AtomicCmpXchgInst>(instruction)) {
-                return true;
-            } else if (auto* call = llvm::dyn_cast<llvm::CallBase>(&instruction)) {
-                if (llvm::isa<llvm::DbgInfoIntrinsic>(call) || llvm::isa<llvm::LifetimeIntrinsic>(call)) continue;
-                llvm::Function* callee = call->getCalledFunction();
-                if (callee == nullptr) return true;  // through a pointer: assume it works
-                if (callee->isIntrinsic()) {
-                    auto* transfer = llvm::dyn_cast<llvm::AnyMemIntrinsic>(call);
-                    if (transfer != nullptr &&
-                        !llvm::isa<llvm::AllocaInst>(llvm::getUnderlyingObject(transfer->getRawDest()))) {
-                        return true;
-                    }
-                    continue;
-                }
-                if (callee->isDeclaration()) return true;
-                pending.push_back(callee);
+            if (found(instruction)) return true;
+            for (llvm::Value* operand : instruction.operand_values()) {
+                auto* named = llvm::dyn_cast<llvm::Function>(operand->stripPointerCasts());
+                if (named != nullptr && !named->isDeclaration()) pending.push_back(named);
             }
         }
     }
     return false;
+}
+
+bool outside_the_stack(llvm::Value* pointer) {
+    return !llvm::isa<llvm::AllocaInst>(llvm::getUnderlyingObject(pointer));
+}
+
+// Whether a flavour does work: reaches a call of a function defined elsewhere (the runtime, the C
+// library) or through a pointer, or a store to memory that is not a stack slot of its own.
+bool does_work(llvm::Function& entry) {
+    return reaches(entry, [](llvm::Instruction& instruction) {
+        if (auto* store = llvm::dyn_cast<llvm::StoreInst>(&instruction)) {
+            return outside_the_stack(store->getPointerOperand());
+        }
+        if (llvm::isa<llvm::AtomicRMWInst, llvm::AtomicCmpXchgInst>(instruction)) return true;
+        auto* call = llvm::dyn_cast<llvm::CallBase>(&instruction);
+        if (call == nullptr || llvm::isa<llvm::DbgInfoIntrinsic, llvm::LifetimeIntrinsic>(call)) return false;
+        llvm::Function* callee = call->getCalledFunction();
+        if (callee == nullptr) return true;  // through a pointer: assume it works
+        if (auto* transfer = llvm::dyn_cast<llvm::AnyMemIntrinsic>(call)) {
+            return outside_the_stack(transfer->getRawDest());
+        }
+        return !callee->isIntrinsic() && callee->isDeclaration();
+    });
 }
 
 // Whether two flavours of a kernel are the same code: the same functions reached under the same
@@ -206,23 +215,13 @@ private:
 bool waits_for_other_cores(llvm::Function& entry) {
     static const std::set<std::string> waits{"_ZN6canopy6kernel8sync_allEv", "_ZN6canopy6kernel17poll_other_blocksEv",
                                              "_ZN6canopy6kernel20cross_core_wait_flagEt"};
-    llvm::SmallPtrSet<llvm::Function*, 32> seen;
-    std::vector<llvm::Function*> pending{&entry};
-    while (!pending.empty()) {
-        llvm::Function* function = pending.back();
-        pending.pop_back();
-        if (!seen.insert(function).second) continue;
-        // Every function the code names, called or stored (catlass calls some through pointers).
-        for (llvm::Instruction& instruction : llvm::instructions(*function)) {
-            for (llvm::Value* operand : instruction.operand_values()) {
-                auto* named = llvm::dyn_cast<llvm::Function>(operand->stripPointerCasts());
-                if (named == nullptr) continue;
-                if (waits.count(named->getName().str()) != 0) return true;
-                if (!named->isDeclaration()) pending.push_back(named);
-            }
+    return reaches(entry, [](llvm::Instruction& instruction) {
+        for (llvm::Value* operand : instruction.operand_values()) {
+            auto* named = llvm::dyn_cast<llvm::Function>(operand->stripPointerCasts());
+            if (named != nullptr && waits.count(named->getName().str()) != 0) return true;
         }
-    }
-    return false;
+        return false;
+    });
 }
 
 // The cube compilation reduced to its AIC entries and what they call, all internal but the entries.

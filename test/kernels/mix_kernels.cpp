@@ -101,9 +101,8 @@ __global__ __mix__(1, 2) void mix_misuse(int32_t misuse)
 // Every core builds a UB tensor, as mix kernels do ahead of their ASCEND_IS_AIV branches; the AIVs
 // fill theirs and store element 0 at out[GetBlockIdx()]. `aic_use`: 0 the AIC leaves its tensor
 // alone, 1 it runs Duplicate on it, 2 GetValue, 3 DataCopy into it.
-__global__ __mix__(1, 2) void mix_static_ub(GM_ADDR out, int32_t aic_use)
+static __aicore__ void use_ub_on_each_core(const AscendC::LocalTensor<float>& ub, GM_ADDR out, int32_t aic_use)
 {
-    AscendC::LocalTensor<float> ub(AscendC::TPosition::VECCALC, 0, 64);
     AscendC::GlobalTensor<float> gm;
     gm.SetGlobalBuffer((__gm__ float*)out, 64);
     if ASCEND_IS_AIV {
@@ -117,6 +116,11 @@ __global__ __mix__(1, 2) void mix_static_ub(GM_ADDR out, int32_t aic_use)
     if (aic_use == 3) AscendC::DataCopy(ub, gm, 64);
 }
 
+__global__ __mix__(1, 2) void mix_static_ub(GM_ADDR out, int32_t aic_use)
+{
+    use_ub_on_each_core(AscendC::LocalTensor<float>(AscendC::TPosition::VECCALC, 0, 64), out, aic_use);
+}
+
 // The same with the UB tensor carved by a TPipe on both cores, as catlass's resources do: the AIC's
 // buffer has no memory behind it.
 __global__ __mix__(1, 2) void mix_carved_ub(GM_ADDR out, int32_t aic_use)
@@ -124,18 +128,7 @@ __global__ __mix__(1, 2) void mix_carved_ub(GM_ADDR out, int32_t aic_use)
     AscendC::TPipe pipe;
     AscendC::TBuf<AscendC::TPosition::VECCALC> buffer;
     pipe.InitBuffer(buffer, 64 * sizeof(float));
-    AscendC::LocalTensor<float> ub = buffer.Get<float>();
-    AscendC::GlobalTensor<float> gm;
-    gm.SetGlobalBuffer((__gm__ float*)out, 64);
-    if ASCEND_IS_AIV {
-        AscendC::Duplicate(ub, float(AscendC::GetBlockIdx() + 1), 64);
-        AscendC::PipeBarrier<PIPE_ALL>();
-        gm.SetValue(AscendC::GetBlockIdx(), ub.GetValue(0));
-        return;
-    }
-    if (aic_use == 1) AscendC::Duplicate(ub, 1.0f, 64);
-    if (aic_use == 2) gm.SetValue(63, ub.GetValue(0));
-    if (aic_use == 3) AscendC::DataCopy(ub, gm, 64);
+    use_ub_on_each_core(buffer.Get<float>(), out, aic_use);
 }
 
 __global__ void vector_cross_core()
