@@ -1,7 +1,9 @@
 // canopy-launch-rewrite: finds every `kernel<<<...>>>(...)` launch of a translation unit with clang's
 // own parser and writes the files that hold them, rewritten into C++, for the compile that follows.
 //
-//   canopy-launch-rewrite [--launch-functions=<dir>] <overlay dir> <main source> -- <clang driver arguments...>
+//   canopy-launch-rewrite [--launch-functions=<dir>] [--pch=<file> --pch-prelude-lines=<n>]
+//                         <overlay dir> <main source> -- <clang driver arguments...>
+//   canopy-launch-rewrite --emit-pch=<file> <header> -- <clang driver arguments...>
 //
 // The translation unit is parsed once as CUDA host code (the one clang mode whose grammar has
 // `<<<>>>`), with __CANOPY_LAUNCH_SCAN__ defined so that Canopy's headers spell __global__,
@@ -26,6 +28,9 @@
 // With --launch-functions=<dir>, every extern "C" kernel it registers also gets CANN's generated
 // launch function, aclrtlaunch_<kernel>, declared in <dir>/aclrtlaunch_<kernel>.h (written when it
 // changes) and defined after the kernel's registration (canopy_add_kernels' LAUNCH_HEADERS).
+// With --pch the parse begins with canopy-asc's precompiled header and checks that it stands for what
+// the source includes (PrecompiledHeaderCheck), writing <overlay dir>/pch-refused with the reason
+// where it does not; --emit-pch writes such a header, parsed as a source is.
 // The parse's own diagnostics are not shown (CUDA's host/device rules refuse what the compile accepts,
 // such as a kernel calling printf); the compile reports a source's errors. Exit status 1 for a launch
 // this tool cannot rewrite (one written inside a macro).
@@ -37,6 +42,7 @@
 #include <clang/Basic/SourceManager.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
+#include <clang/Frontend/FrontendActions.h>
 #include <clang/Lex/Lexer.h>
 #include <clang/Lex/PPCallbacks.h>
 #include <clang/Lex/Preprocessor.h>
@@ -48,11 +54,13 @@
 #include <llvm/Support/Path.h>
 #include <llvm/Support/raw_ostream.h>
 
+#include <algorithm>
 #include <cctype>
 #include <cstdio>
 #include <fstream>
 #include <map>
 #include <memory>
+#include <optional>
 #include <set>
 #include <string>
 #include <vector>
@@ -312,6 +320,73 @@ private:
     bool& used_;
 };
 
+// Whether the precompiled header the parse began with (--pch: canopy-asc's, of canopy/kernel/launch.h,
+// the main source's leading directives and kernel_operator.h) stands for what the source includes
+// itself: the source reaches that same kernel_operator.h, and before it no file of the source's
+// (outside the system headers) defines or undefines a macro, other than an include guard or one of
+// the main source's leading directives (its first `prelude_lines` lines), which the precompiled
+// header repeats. Otherwise kernel_operator.h would have been read without a macro the source sets
+// first (K_MAX_SHAPE_DIM, ASCENDC_CUBE_ONLY, ...), and canopy-asc parses and compiles without it.
+class PrecompiledHeaderCheck : public PPCallbacks {
+public:
+    PrecompiledHeaderCheck(const SourceManager& sources, unsigned prelude_lines, std::string& refusal)
+        : sources_(sources), prelude_lines_(prelude_lines), refusal_(refusal) {}
+
+    void InclusionDirective(SourceLocation, const Token&, StringRef name, bool, CharSourceRange,
+                            OptionalFileEntryRef, StringRef, StringRef, const Module*,
+                            SrcMgr::CharacteristicKind) override {
+        if (!done() && llvm::sys::path::filename(name) == "kernel_operator.h") awaiting_ = true;
+    }
+    void FileSkipped(const FileEntryRef&, const Token&, SrcMgr::CharacteristicKind) override {
+        if (awaiting_) reached_ = true;
+        awaiting_ = false;
+    }
+    void FileChanged(SourceLocation, FileChangeReason reason, SrcMgr::CharacteristicKind, FileID) override {
+        if (awaiting_ && reason == EnterFile) refuse("the source includes a kernel_operator.h other than Canopy's");
+        awaiting_ = false;
+    }
+    void Ifndef(SourceLocation at, const Token& name, const MacroDefinition&) override {
+        if (!done() && name.getIdentifierInfo() != nullptr) guards_[sources_.getFileID(at)] = name.getIdentifierInfo();
+    }
+    void MacroDefined(const Token& name, const MacroDirective* directive) override {
+        const MacroInfo* macro = directive->getMacroInfo();
+        auto guard = guards_.find(sources_.getFileID(directive->getLocation()));
+        bool include_guard = guard != guards_.end() && guard->second == name.getIdentifierInfo() &&
+                             macro != nullptr && macro->getNumTokens() == 0;
+        if (!include_guard) check(directive->getLocation(), "defines", name);
+    }
+    void MacroUndefined(const Token& name, const MacroDefinition&, const MacroDirective*) override {
+        check(name.getLocation(), "undefines", name);
+    }
+    void EndOfMainFile() override {
+        if (!done()) refuse("the source does not include kernel_operator.h");
+    }
+
+private:
+    bool done() const { return reached_ || !refusal_.empty(); }
+    void refuse(const std::string& why) {
+        if (refusal_.empty()) refusal_ = why;
+    }
+    // A macro (un)defined before kernel_operator.h, where the source wrote it.
+    void check(SourceLocation at, const char* what, const Token& name) {
+        if (done() || at.isInvalid() || sources_.isLoadedSourceLocation(at) ||
+            sources_.isWrittenInBuiltinFile(at) || sources_.isWrittenInCommandLineFile(at) ||
+            sources_.isInSystemHeader(at)) {
+            return;
+        }
+        if (sources_.isInMainFile(at) && sources_.getSpellingLineNumber(at) <= prelude_lines_) return;
+        PresumedLoc where = sources_.getPresumedLoc(at);
+        refuse(std::string(where.getFilename()) + ":" + std::to_string(where.getLine()) + " " + what + " " +
+               name.getIdentifierInfo()->getName().str() + " before including kernel_operator.h");
+    }
+    const SourceManager& sources_;
+    unsigned prelude_lines_;
+    std::string& refusal_;
+    std::map<FileID, const IdentifierInfo*> guards_;
+    bool awaiting_ = false;
+    bool reached_ = false;
+};
+
 class CoreTypeReference : public RecursiveASTVisitor<CoreTypeReference> {
 public:
     bool shouldVisitTemplateInstantiations() const { return true; }
@@ -326,6 +401,16 @@ public:
     bool found = false;
 };
 
+// Visits the declarations the translation unit's own text made: with a precompiled header, not the
+// ones read back from it (Canopy's headers, which hold no launch and no kernel), so that the walk does
+// not load the whole header's AST.
+template <typename Visitor>
+void traverse_own_declarations(Visitor&& visitor, ASTContext& context) {
+    for (Decl* declaration : context.getTranslationUnitDecl()->noload_decls()) {
+        if (!declaration->isFromASTFile()) visitor.TraverseDecl(declaration);
+    }
+}
+
 class RewriteConsumer : public ASTConsumer {
 public:
     RewriteConsumer(Preprocessor& preprocessor, const bool& core_type_used, std::string overlay_dir,
@@ -339,13 +424,13 @@ public:
         // refuse (printf from <stdio.h>), which the compile that follows accepts. What this parse
         // finds is rewritten; a source that is wrong fails that compile with clang's diagnostics.
         CoreTypeReference reference;
-        reference.TraverseDecl(context.getTranslationUnitDecl());
+        traverse_own_declarations(reference, context);
         if (core_type_used_ || reference.found) std::ofstream(overlay_dir_ + "/core-passes") << "AIC AIV\n";
         const bool cube_only = preprocessor_.isMacroDefined("ASCENDC_CUBE_ONLY");
         std::map<unsigned, Site> sites;
-        LaunchFinder(context, cube_only, sites, errors_).TraverseDecl(context.getTranslationUnitDecl());
+        traverse_own_declarations(LaunchFinder(context, cube_only, sites, errors_), context);
         std::vector<Definition> definitions;
-        DefinitionFinder(context, cube_only, definitions).TraverseDecl(context.getTranslationUnitDecl());
+        traverse_own_declarations(DefinitionFinder(context, cube_only, definitions), context);
         if (!errors_.empty() || (sites.empty() && definitions.empty() && filtered_.empty())) return;
 
         Rewriter rewriter(context.getSourceManager(), context.getLangOpts());
@@ -473,11 +558,16 @@ private:
 class RewriteAction : public ASTFrontendAction {
 public:
     RewriteAction(std::string overlay_dir, std::string launch_functions, const std::set<std::string>& filtered,
-                  bool& wrote, std::vector<std::string>& errors)
+                  std::optional<unsigned> pch_prelude_lines, bool& wrote, std::vector<std::string>& errors,
+                  std::string& pch_refusal)
         : overlay_dir_(std::move(overlay_dir)), launch_functions_(std::move(launch_functions)), filtered_(filtered),
-          wrote_(wrote), errors_(errors) {}
+          pch_prelude_lines_(pch_prelude_lines), wrote_(wrote), errors_(errors), pch_refusal_(pch_refusal) {}
     std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance& compiler, llvm::StringRef) override {
         compiler.getPreprocessor().addPPCallbacks(std::make_unique<CoreTypeUse>(core_type_used_));
+        if (pch_prelude_lines_) {
+            compiler.getPreprocessor().addPPCallbacks(std::make_unique<PrecompiledHeaderCheck>(
+                compiler.getSourceManager(), *pch_prelude_lines_, pch_refusal_));
+        }
         return std::make_unique<RewriteConsumer>(compiler.getPreprocessor(), core_type_used_, overlay_dir_,
                                                  launch_functions_, filtered_, wrote_, errors_);
     }
@@ -487,8 +577,23 @@ private:
     std::string overlay_dir_;
     std::string launch_functions_;
     const std::set<std::string>& filtered_;
+    std::optional<unsigned> pch_prelude_lines_;
     bool& wrote_;
     std::vector<std::string>& errors_;
+    std::string& pch_refusal_;
+};
+
+// Writes the precompiled header the parse of a source begins with (--emit-pch).
+class EmitPrecompiledHeader : public GeneratePCHAction {
+public:
+    explicit EmitPrecompiledHeader(std::string path) : path_(std::move(path)) {}
+    bool BeginInvocation(CompilerInstance& compiler) override {
+        compiler.getFrontendOpts().OutputFile = path_;
+        return GeneratePCHAction::BeginInvocation(compiler);
+    }
+
+private:
+    std::string path_;
 };
 
 // bisheng's function attribute lists, `__forceinline__[host, aicore] void f()` or `[aicore] int g()`:
@@ -580,25 +685,18 @@ private:
 
 }  // namespace
 
-int main(int argc, char** argv) {
-    // --launch-functions=<dir>: also CANN's launch function of every extern "C" kernel the source
-    // defines, declared in <dir>/aclrtlaunch_<kernel>.h and defined after the kernel.
-    std::string launch_functions;
-    if (argc > 1 && std::string(argv[1]).rfind("--launch-functions=", 0) == 0) {
-        launch_functions = std::string(argv[1]).substr(std::string("--launch-functions=").size());
-        ++argv;
-        --argc;
-        llvm::sys::fs::create_directories(launch_functions);
-    }
-    if (argc < 4 || std::string(argv[3]) != "--") {
-        std::fprintf(stderr,
-                     "usage: canopy-launch-rewrite [--launch-functions=<dir>] <overlay dir> <source> -- <clang arguments...>\n");
-        return 2;
-    }
-    llvm::SmallString<256> absolute_overlay(argv[1]);
-    llvm::sys::fs::make_absolute(absolute_overlay);
-    const std::string overlay_dir = absolute_overlay.str().str();
-    const std::string source = argv[2];
+namespace {
+
+int usage() {
+    std::fprintf(stderr,
+                 "usage: canopy-launch-rewrite [--launch-functions=<dir>] [--pch=<file> --pch-prelude-lines=<n>] "
+                 "<overlay dir> <source> -- <clang arguments...>\n"
+                 "       canopy-launch-rewrite --emit-pch=<file> <header> -- <clang arguments...>\n");
+    return 2;
+}
+
+// The clang command the parse runs, for `source` with the caller's arguments.
+std::vector<std::string> parse_command(const std::vector<std::string>& arguments, const std::string& source) {
     std::vector<std::string> command{CANOPY_KERNEL_CLANG, "-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib",
                                      "-fsyntax-only", "-D__CANOPY_LAUNCH_SCAN__", "-U__CUDA__", "-U__CUDACC__",
                                      // Not clang's CUDA wrappers of the standard headers (they need the
@@ -606,18 +704,70 @@ int main(int argc, char** argv) {
                                      "-nobuiltininc", "-isystem", CANOPY_CLANG_RESOURCE_DIR "/include",
                                      "-Xclang", "-fcuda-allow-variadic-functions", "-Wno-everything",
                                      "-resource-dir", CANOPY_CLANG_RESOURCE_DIR};
-    for (int i = 4; i < argc; ++i) command.emplace_back(argv[i]);
+    command.insert(command.end(), arguments.begin(), arguments.end());
     command.push_back(source);
+    return command;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    // --launch-functions=<dir>: also CANN's launch function of every extern "C" kernel the source
+    // defines, declared in <dir>/aclrtlaunch_<kernel>.h and defined after the kernel.
+    // --pch=<file>, --pch-prelude-lines=<n>: the parse begins with canopy-asc's precompiled header
+    // (PrecompiledHeaderCheck); <overlay dir>/pch-refused says why, when it does not stand for the source.
+    // --emit-pch=<file>: writes that precompiled header, of <header>, parsed as a source is.
+    std::string launch_functions;
+    std::string pch;
+    std::string emit_pch;
+    std::optional<unsigned> pch_prelude_lines;
+    int at = 1;
+    for (; at < argc && std::string(argv[at]).rfind("--", 0) == 0 && std::string(argv[at]) != "--"; ++at) {
+        const std::string option = argv[at];
+        const std::string value = option.substr(option.find('=') + 1);
+        if (option.rfind("--launch-functions=", 0) == 0) launch_functions = value;
+        else if (option.rfind("--pch=", 0) == 0) pch = value;
+        else if (option.rfind("--pch-prelude-lines=", 0) == 0) pch_prelude_lines = std::stoul(value);
+        else if (option.rfind("--emit-pch=", 0) == 0) emit_pch = value;
+        else return usage();
+    }
+    std::vector<std::string> positional(argv + at, argv + argc);
+    const std::size_t dashes = std::find(positional.begin(), positional.end(), "--") - positional.begin();
+    IgnoringDiagConsumer quiet;
+
+    if (!emit_pch.empty()) {
+        if (dashes != 1) return usage();
+        std::vector<std::string> command =
+            parse_command(std::vector<std::string>(positional.begin() + 2, positional.end()), positional[0]);
+        command.insert(command.end() - 1, {"-Xclang", "-fpch-instantiate-templates", "-Xclang", "-fno-pch-timestamp"});
+        auto files = llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions());
+        tooling::ToolInvocation invocation(command, std::make_unique<EmitPrecompiledHeader>(emit_pch), files.get());
+        invocation.setDiagnosticConsumer(&quiet);
+        return invocation.run() && llvm::sys::fs::exists(emit_pch) ? 0 : 1;
+    }
+
+    if (dashes != 2 || pch.empty() != !pch_prelude_lines.has_value()) return usage();
+    if (!launch_functions.empty()) llvm::sys::fs::create_directories(launch_functions);
+    llvm::SmallString<256> absolute_overlay(positional[0]);
+    llvm::sys::fs::make_absolute(absolute_overlay);
+    const std::string overlay_dir = absolute_overlay.str().str();
+    std::vector<std::string> arguments(positional.begin() + 3, positional.end());
+    if (!pch.empty()) arguments.insert(arguments.begin(), {"-include-pch", pch});
+    std::vector<std::string> command = parse_command(arguments, positional[1]);
 
     bool wrote = false;
     std::vector<std::string> errors;
+    std::string pch_refusal;
     auto filter = llvm::makeIntrusiveRefCnt<AttributeListFilter>(llvm::vfs::getRealFileSystem());
     auto files = llvm::makeIntrusiveRefCnt<FileManager>(FileSystemOptions(), filter);
-    tooling::ToolInvocation invocation(
-        command, std::make_unique<RewriteAction>(overlay_dir, launch_functions, filter->filtered(), wrote, errors), files.get());
-    IgnoringDiagConsumer quiet;
+    tooling::ToolInvocation invocation(command,
+                                       std::make_unique<RewriteAction>(overlay_dir, launch_functions,
+                                                                       filter->filtered(), pch_prelude_lines, wrote,
+                                                                       errors, pch_refusal),
+                                       files.get());
     invocation.setDiagnosticConsumer(&quiet);
     invocation.run();
+    if (!pch_refusal.empty()) std::ofstream(overlay_dir + "/pch-refused") << pch_refusal << "\n";
     for (const std::string& error : errors) std::fprintf(stderr, "%s\n", error.c_str());
     return errors.empty() ? 0 : 1;
 }
