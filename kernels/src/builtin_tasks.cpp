@@ -105,16 +105,10 @@ namespace {
 
 // ---- bfloat16, computed in float
 
-float bf16_to_float(std::uint16_t value) {
-    const std::uint32_t bits = static_cast<std::uint32_t>(value) << 16;
-    float result;
-    std::memcpy(&result, &bits, sizeof result);
-    return result;
-}
+float bf16_to_float(std::uint16_t value) { return float_from_bits(static_cast<std::uint32_t>(value) << 16); }
 
 std::uint16_t float_to_bf16(float value) {
-    std::uint32_t bits;
-    std::memcpy(&bits, &value, sizeof bits);
+    const std::uint32_t bits = bits_of(value);
     if (std::isnan(value)) return static_cast<std::uint16_t>((bits >> 16) | 0x40);  // stays a quiet NaN
     const std::uint32_t rounding = 0x7fff + ((bits >> 16) & 1);  // nearest, ties to even
     return static_cast<std::uint16_t>((bits + rounding) >> 16);
