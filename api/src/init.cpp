@@ -6,7 +6,7 @@
 #include "api.h"
 #include "canopy/soc.h"
 #include "canopy/engine/wait_list.h"
-#include "trace.h"
+#include "canopy/engine/trace.h"
 
 namespace canopy::api {
 
@@ -43,7 +43,7 @@ void finalize_locked() {
     PinScope::release_all();  // this call's own pins, before their tables go
     delete state;
     for (const engine::Device* device : devices) engine::WaitList::end_device_reset(device);
-    trace::runtime_finalized();  // every operation has finished: the trace is complete
+    engine::trace::runtime_finalized();  // every operation has finished: the trace is complete
 }
 
 // A directory opens as a stream on Linux and fails only when read; it is a file error, as a missing file is.
@@ -109,7 +109,7 @@ State& state_or_implicit_init() {
         if (!current_state.load(std::memory_order_relaxed)) {
             const engine::RuntimeConfig config = configuration(nullptr);
             current_state.store(new State(config), std::memory_order_seq_cst);
-            trace::runtime_started(config);
+            engine::trace::runtime_started(config);
             implicit = true;
         }
     }
@@ -152,7 +152,7 @@ aclError aclInit(const char* configPath) {
         }
         const engine::RuntimeConfig config = configuration(configPath);
         current_state.store(new State(config), std::memory_order_release);
-        trace::runtime_started(config);
+        engine::trace::runtime_started(config);
         references = 1;
     });
 }

@@ -1,5 +1,6 @@
-// Kernel launch: the entry of the templated launch forms (ACLRT_LAUNCH_KERNEL, <<<>>>) and the
-// handle API: functions by symbol, kernel "binaries", packed argument blobs and argument lists.
+// Kernel launch: the handle API (functions by symbol, kernel "binaries", packed argument blobs and
+// argument lists) and the entry of the templated launch forms (ACLRT_LAUNCH_KERNEL, <<<>>>), over
+// the kernel runtime's launcher and registry (canopy/kernel_runtime/).
 //
 // On a CPU a kernel binary is a shared library of kernels: aclrtBinaryLoadFromFile dlopens it, and
 // the kernels it defines are found by name among the registrations its static objects made when it
@@ -16,8 +17,8 @@
 #include "api.h"
 #include "canopy/engine/detail/checked.h"
 #include "canopy/engine/memory.h"
-#include "launcher.h"
-#include "registry.h"
+#include "canopy/kernel_runtime/launcher.h"
+#include "canopy/kernel_runtime/registry.h"
 
 namespace canopy::api {
 
@@ -105,27 +106,6 @@ std::shared_ptr<KernelArgs> args_handle(State& state, aclrtArgsHandle handle, co
     return args;
 }
 
-// CANN checks numBlocks in its runtime layer for every launch path (ACL_ERROR_RT_PARAM_INVALID);
-// aclrtLaunchKernelWithConfig checks for 0 already in its acl layer (ACL_ERROR_INVALID_PARAM).
-void check_block_count(const std::string& kernel, std::uint32_t num_blocks, aclError code_for_zero) {
-    if (num_blocks == 0) {
-        fail(code_for_zero, "kernel " + kernel + ": numBlocks 0 is outside [1, " + std::to_string(kernel::max_blocks) + "]");
-    }
-    if (num_blocks > kernel::max_blocks) {
-        fail(ACL_ERROR_RT_PARAM_INVALID, "kernel " + kernel + ": numBlocks " + std::to_string(num_blocks) +
-                                             " is outside [1, " + std::to_string(kernel::max_blocks) + "]");
-    }
-}
-
-void check_cooperative_block_count(const std::string& kernel, std::uint32_t num_blocks) {
-    if (num_blocks > kernel::max_cooperative_blocks) {
-        fail(ACL_ERROR_RT_PARAM_INVALID,
-             "kernel " + kernel + " is cooperative (SyncAll), so all its blocks run at once, one thread each; numBlocks " +
-                 std::to_string(num_blocks) + " exceeds " + std::to_string(kernel::max_cooperative_blocks) +
-                 " (on the NPU SyncAll needs at most one block per AI core)");
-    }
-}
-
 std::string sizes_text(const std::vector<KernelArgs::Chunk>& chunks) {
     std::string text;
     for (const auto& chunk : chunks) text += (text.empty() ? "" : ", ") + std::to_string(chunk.size);
@@ -140,7 +120,7 @@ void launch_packed(State& state, const std::shared_ptr<KernelFunction>& function
                    std::vector<std::byte> host_args) {
     const std::shared_ptr<kernel::RegisteredKernel>& registered = function->kernel;
     engine::Stream& target = target_stream(state, stream, "stream");
-    if (registered->cooperative) check_cooperative_block_count(registered->name, num_blocks);
+    if (registered->cooperative) kernel::check_cooperative_block_count(registered->name, num_blocks);
     const kernel::LaunchPlan plan{registered->name.c_str(), num_blocks, dyn_ubuf_bytes, registered->cooperative,
                                   registered->cores, registered->symbol};
     // The call holds the kernel's record (its name is the operation's) and its library.
@@ -306,26 +286,13 @@ std::vector<std::byte> with_placeholder_data(const KernelArgs& args) {
 using namespace canopy;
 using namespace canopy::api;
 
-// The launch of ACLRT_LAUNCH_KERNEL and of <<<>>> (declared in canopy/kernel/launch.h).
+// The launch of ACLRT_LAUNCH_KERNEL and of <<<>>> (declared in canopy/kernel/launch.h): the stream
+// handle and the error text are the C API's; the rest is the kernel runtime's (launcher.h).
 std::uint32_t canopy::kernel::launch(const LaunchRequest& request, KernelCall&& kernel_call) noexcept {
     return static_cast<std::uint32_t>(call(request.api, [&] {
         State& s = state();
-        check_block_count(request.kernel, request.num_blocks, ACL_ERROR_RT_PARAM_INVALID);
-        engine::Stream& stream = target_stream(s, request.stream, "stream");
-        const KernelRegistry& registry = KernelRegistry::instance();
-        bool cooperative = request.site ? request.site->cooperative : registry.cooperative(request.symbol);
-        KernelCores cores = request.site ? request.site->cores : registry.cores(request.symbol);
-        if (request.core_split) {
-            // Inferred from the kernel's code, unless the kernel declares its cores.
-            const kernel::SplitTraits split = registry.split_traits(request.core_split);
-            if (!request.site->cores_declared) cores = split.cores;
-            cooperative = cooperative || split.cooperative;
-        }
-        if (cooperative) check_cooperative_block_count(request.kernel, request.num_blocks);
-        enqueue_launch(stream,
-                       LaunchPlan{request.kernel, request.num_blocks, request.dyn_ubuf_bytes, cooperative, cores,
-                                  request.symbol},
-                       std::move(kernel_call));
+        check_block_count(request.kernel, request.num_blocks);
+        enqueue_request(target_stream(s, request.stream, "stream"), request, std::move(kernel_call));
     }));
 }
 
@@ -442,7 +409,7 @@ aclError aclrtLaunchKernel(aclrtFuncHandle funcHandle, uint32_t numBlocks, const
         State& s = state();
         std::shared_ptr<KernelFunction> function = function_handle(s, funcHandle, "funcHandle");
         const kernel::RegisteredKernel& registered = *function->kernel;
-        check_block_count(registered.name, numBlocks, ACL_ERROR_RT_PARAM_INVALID);
+        kernel::check_block_count(registered.name, numBlocks);
         if (argsSize != registered.packed_end() && argsSize != registered.packed_size()) {
             fail(ACL_ERROR_RT_PARAM_INVALID,
                  "argsSize " + std::to_string(argsSize) + " does not match kernel " + registered.signature() +
@@ -592,7 +559,7 @@ aclError aclrtLaunchKernelWithConfig(aclrtFuncHandle funcHandle, uint32_t numBlo
         if (reserve) fail(ACL_ERROR_INVALID_PARAM, "reserve must be NULL");
         State& s = state();
         std::shared_ptr<KernelFunction> function = function_handle(s, funcHandle, "funcHandle");
-        check_block_count(kernel_name(*function), numBlocks, ACL_ERROR_INVALID_PARAM);
+        kernel::check_block_count(kernel_name(*function), numBlocks);
         std::shared_ptr<KernelArgs> args = args_handle(s, argsHandle, "argsHandle");
         const std::uint32_t dyn_ubuf_bytes = dyn_ubuf_size(cfg);
         std::vector<std::byte> blob;

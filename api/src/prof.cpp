@@ -1,13 +1,11 @@
 // CANN's profiling API (acl/acl_prof.h) and the mstx markers (mstx/ms_tools_ext.h) over the
-// timeline recorder (trace.h): aclprofStart starts a trace into the aclprofInit directory,
+// timeline recorder (canopy/engine/trace.h): aclprofStart starts a trace into the aclprofInit directory,
 // aclprofStop writes it (msprof_<time>.json, op_summary_<time>.csv, op_statistic_<time>.csv).
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <chrono>
 #include <cstring>
-#include <ctime>
 #include <mutex>
 #include <set>
 #include <string>
@@ -17,7 +15,7 @@
 #include "acl/acl_prof.h"
 #include "api.h"
 #include "mstx/ms_tools_ext.h"
-#include "trace.h"
+#include "canopy/engine/trace.h"
 
 struct aclprofConfig {
     std::vector<std::uint32_t> devices;
@@ -35,6 +33,8 @@ struct mstxDomainRegistration_st {
 };
 
 namespace canopy::api {
+
+namespace trace = engine::trace;
 
 namespace {
 
@@ -107,22 +107,6 @@ std::string usable_directory(const char* path, std::size_t length, const char* a
         fail(ACL_ERROR_INVALID_PARAM, std::string(argument) + " \"" + directory + "\" is not writable");
     while (directory.size() > 1 && directory.back() == '/') directory.pop_back();
     return directory;
-}
-
-// msprof names its timeline after the local time: msprof_<yyyymmddhhmmss><ms>.json.
-std::string trace_path(const std::string& directory) {
-    const auto now = std::chrono::system_clock::now();
-    const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
-    const auto millis =
-        std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
-    std::tm local{};
-    localtime_r(&seconds, &local);
-    char stamp[32];
-    std::strftime(stamp, sizeof stamp, "%Y%m%d%H%M%S", &local);
-    std::string base = directory + "/msprof_" + stamp + std::to_string(1000 + millis).substr(1);
-    std::string path = base + ".json";
-    for (int n = 1; ::access(path.c_str(), F_OK) == 0; ++n) path = base + "_" + std::to_string(n) + ".json";
-    return path;
 }
 
 // A marker's stream: a live stream handle, or none (the calling thread's track) for NULL; a handle
@@ -295,7 +279,7 @@ aclError aclprofStart(const aclprofConfig* profilerConfig) {
             fail(ACL_ERROR_PROF_API_CONFLICT, "a trace was configured for the runtime (the aclInit \"trace\" option "
                                               "or CANOPY_TRACE)");
         }
-        if (!trace::start(trace_path(p.directory), trace::Owner::profiler))
+        if (!trace::start(trace::msprof_path(p.directory), trace::Owner::profiler))
             fail(ACL_ERROR_PROF_ALREADY_RUN, "a trace is already recording");
         p.started = profilerConfig;
         p.msproftx = (profilerConfig->data_types & ACL_PROF_MSPROFTX) != 0;

@@ -1,7 +1,7 @@
-#include "launcher.h"
+#include "canopy/kernel_runtime/launcher.h"
 #include "deferred_moves.h"
 #include "pipe_model.h"
-#include "registry.h"
+#include "canopy/kernel_runtime/registry.h"
 
 #include <cxxabi.h>
 

@@ -1,4 +1,4 @@
-#include "registry.h"
+#include "canopy/kernel_runtime/registry.h"
 
 #include <cxxabi.h>
 #include <dlfcn.h>

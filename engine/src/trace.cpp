@@ -1,7 +1,7 @@
 // The timeline recorder and its writers (trace.h). Recording is on the threads that run the work:
 // each appends fixed-size entries to its own chunked buffer, publishing each with one release
 // store, so no lock is taken per operation and the writer can read while stragglers still append.
-#include "trace.h"
+#include "canopy/engine/trace.h"
 
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -9,6 +9,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
+#include <ctime>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -28,7 +30,7 @@
 #include "canopy/engine/observer.h"
 #include "canopy/engine/stream.h"
 
-namespace canopy::api::trace {
+namespace canopy::engine::trace {
 
 namespace {
 
@@ -685,4 +687,19 @@ bool range_end(std::uint64_t id) {
     return true;
 }
 
-}  // namespace canopy::api::trace
+std::string msprof_path(const std::string& directory) {
+    const auto now = std::chrono::system_clock::now();
+    const std::time_t seconds = std::chrono::system_clock::to_time_t(now);
+    const auto millis =
+        std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+    std::tm local{};
+    localtime_r(&seconds, &local);
+    char stamp[32];
+    std::strftime(stamp, sizeof stamp, "%Y%m%d%H%M%S", &local);
+    std::string base = directory + "/msprof_" + stamp + std::to_string(1000 + millis).substr(1);
+    std::string path = base + ".json";
+    for (int n = 1; ::access(path.c_str(), F_OK) == 0; ++n) path = base + "_" + std::to_string(n) + ".json";
+    return path;
+}
+
+}  // namespace canopy::engine::trace

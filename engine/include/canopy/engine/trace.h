@@ -14,7 +14,7 @@ class Stream;
 struct RuntimeConfig;
 }  // namespace canopy::engine
 
-namespace canopy::api::trace {
+namespace canopy::engine::trace {
 
 enum class Owner { runtime, profiler };
 
@@ -23,6 +23,9 @@ bool start(const std::string& path, Owner owner);
 // Stops the trace if `owner` started it and writes the files; returns an error text (empty when
 // written, or when no trace of that owner was recording).
 std::string stop(Owner owner);
+// A new timeline's path in `directory`, named as msprof names its timeline after the local time:
+// msprof_<yyyymmddhhmmss><ms>.json (msprof_<...>_<n>.json when that file exists).
+std::string msprof_path(const std::string& directory);
 // Whether a trace is recording, and who started it.
 bool active();
 bool active(Owner owner);
@@ -40,4 +43,4 @@ std::uint64_t range_start(const char* category, const char* message, const engin
 // False when no range `id` is open.
 bool range_end(std::uint64_t id);
 
-}  // namespace canopy::api::trace
+}  // namespace canopy::engine::trace

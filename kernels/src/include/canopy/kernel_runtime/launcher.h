@@ -1,9 +1,11 @@
 #pragma once
 // The block-parallel launcher: one kernel launch is one operation of its stream; when it runs, its
 // blocks run on the device's workers with the thread-local BlockContext set for each block.
-// Callers (api/src/kernel.cpp) validate the request first: the stream is live, numBlocks is in
-// [1, max_blocks] (and at most max_cooperative_blocks for a cooperative kernel).
+// The kernel runtime's interface to the C API (api/src/kernel.cpp), which resolves the stream
+// handle and reports the errors; the functions declared here are not exported from libascendcl
+// (hidden), unlike the rest of canopy::kernel.
 #include <cstdint>
+#include <string>
 
 #include "canopy/engine/stream.h"
 #include "canopy/kernel/launch.h"
@@ -31,5 +33,18 @@ struct LaunchPlan {
 // between blocks; with the stream's overflow detection on, a block that raises an IEEE overflow,
 // invalid or divide-by-zero flag sets the device's overflow status.
 void enqueue_launch(engine::Stream& stream, const LaunchPlan& plan, KernelCall&& call);
+
+#define CANOPY_KERNEL_RUNTIME_INTERNAL __attribute__((visibility("hidden")))
+
+// Throw OperationError(ACL_ERROR_RT_PARAM_INVALID, "kernel <name>: ...") when numBlocks is outside
+// [1, max_blocks], or, for a cooperative kernel, above max_cooperative_blocks.
+CANOPY_KERNEL_RUNTIME_INTERNAL void check_block_count(const std::string& kernel, std::uint32_t num_blocks);
+CANOPY_KERNEL_RUNTIME_INTERNAL void check_cooperative_block_count(const std::string& kernel, std::uint32_t num_blocks);
+
+// Enqueues a launch of the templated forms (launch.h) on `stream`, its block count checked: the
+// kernel's traits come from its compiled launch site, else the registry; a kernel compiled per
+// core type has its cores and cooperation inferred (canopy-core-link) unless it declares them.
+CANOPY_KERNEL_RUNTIME_INTERNAL void enqueue_request(engine::Stream& stream, const LaunchRequest& request,
+                                                    KernelCall&& call);
 
 }  // namespace canopy::kernel
