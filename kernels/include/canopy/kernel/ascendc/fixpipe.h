@@ -260,6 +260,34 @@ inline void take_scale_words(FixpipeMove& f, const AscendC::LocalTensor<S>& word
     require_memory(words, AscendC::Hardware::L1, api, "cbufWorkspace");
     f.vector = words.landed_address();
     f.vector_length = words.GetSize();
+    // A vector mode stages the words through a temporary of the fixpipe buffer and points the FPC
+    // register at it (CANN's CopyDeqTensorToFbuf): what SetFixPipeConfig had pointed it at is gone, and
+    // the temporary is not the kernel's to scale by.
+    if (vector_mode(f.quant)) {
+        CubeRegisters& registers = cube_registers();
+        registers.quant_vector = nullptr;
+        registers.quant_vector_length = 0;
+    }
+}
+
+// Fixpipe without cbufWorkspace, as CANN's: a scalar mode loads deqScalar into the QUANT_PRE register,
+// a vector mode scales by the words in the fixpipe buffer SetFixPipeConfig pointed the FPC register
+// at, and the ND output loads ndNum and its strides into the ND_PARA register.
+inline void take_registers(FixpipeMove& f, const char* api) {
+    CubeRegisters& registers = cube_registers();
+    if (f.quant == DEQF16 || f.quant == QF322B8_PRE || f.quant == REQ8) registers.quant_pre = f.scalar;
+    if (f.layout == AscendC::CO2Layout::ROW_MAJOR) {
+        registers.nd_num = f.ndNum;
+        registers.src_nd_stride = f.srcNdStride;
+        registers.dst_nd_stride = f.dstNdStride;
+    }
+    if (!vector_mode(f.quant)) return;
+    if (registers.quant_vector == nullptr) [[unlikely]] {
+        fail_misuse(api, "quantPre ", int(f.quant), " scales by a vector, but no cbufWorkspace was given and "
+                    "SetFixPipeConfig pointed at no words in the fixpipe buffer");
+    }
+    f.vector = registers.quant_vector;
+    f.vector_length = registers.quant_vector_length;
 }
 
 }  // namespace canopy::kernel::ascendc
@@ -272,7 +300,9 @@ __aicore__ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>&
                                const FixpipeParamsV220& intriParams) {
     using namespace canopy::kernel::ascendc;
     require_unit_flag(intriParams.unitFlag, "Fixpipe");
-    fixpipe_to_gm(dst, src, fixpipe_move(intriParams, config.format), "Fixpipe");
+    FixpipeMove f = fixpipe_move(intriParams, config.format);
+    take_registers(f, "Fixpipe");
+    fixpipe_to_gm(dst, src, f, "Fixpipe");
 }
 
 // L0C -> GM with the vector quantization's scale words in L1.
@@ -293,7 +323,9 @@ __aicore__ inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& 
                                const FixpipeParamsV220& intriParams) {
     using namespace canopy::kernel::ascendc;
     require_unit_flag(intriParams.unitFlag, "Fixpipe");
-    fixpipe_to_l1(dst, src, fixpipe_move(intriParams, config.format), "Fixpipe");
+    FixpipeMove f = fixpipe_move(intriParams, config.format);
+    take_registers(f, "Fixpipe");
+    fixpipe_to_l1(dst, src, f, "Fixpipe");
 }
 
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, typename S = uint64_t,
