@@ -630,6 +630,32 @@ __global__ __cube__ void fixpipe_vector_without_words_kernel(GM_ADDR nz, GM_ADDR
     AscendC::Fixpipe<int8_t, float, AscendC::CFG_ROW_MAJOR>(gm, c, params);
 }
 
+// Fixpipe into GM under the atomic mode combines each result with what GM holds: every block adds
+// its L0C twice into the same output, then (atomic max) raises it to at least the L0C value.
+__global__ __cube__ void fixpipe_atomic_kernel(GM_ADDR nz, GM_ADDR sum, GM_ADDR most) {
+    AscendC::LocalTensor<float> c = l0c_from<float>(nz);
+    AscendC::GlobalTensor<float> sumGm, mostGm;
+    sumGm.SetGlobalBuffer((__gm__ float*)sum, kFixM * kFixN);
+    mostGm.SetGlobalBuffer((__gm__ float*)most, kFixM * kFixN);
+    AscendC::FixpipeParamsV220 params(kFixN, kFixM, kFixRows, kFixN, false, NoQuant, 0, 1, 0, 0, 0);
+    AscendC::SetAtomicAdd<float>();
+    AscendC::Fixpipe<float, float, AscendC::CFG_ROW_MAJOR>(sumGm, c, params);
+    AscendC::Fixpipe<float, float, AscendC::CFG_ROW_MAJOR>(sumGm, c, params);
+    AscendC::SetAtomicMax<float>();
+    AscendC::Fixpipe<float, float, AscendC::CFG_ROW_MAJOR>(mostGm, c, params);
+    AscendC::SetAtomicNone();
+}
+
+// The atomic mode's type must be the destination's.
+__global__ __cube__ void fixpipe_atomic_type_kernel(GM_ADDR nz, GM_ADDR out) {
+    AscendC::LocalTensor<float> c = l0c_from<float>(nz);
+    AscendC::GlobalTensor<half> gm;
+    gm.SetGlobalBuffer((__gm__ half*)out, kFixM * kFixN);
+    AscendC::SetAtomicAdd<float>();
+    AscendC::FixpipeParamsV220 params(kFixN, kFixM, kFixRows, kFixN, false, F322F16, 0, 1, 0, 0, 0);
+    AscendC::Fixpipe<half, float, AscendC::CFG_ROW_MAJOR>(gm, c, params);
+}
+
 __global__ __cube__ void data_copy_l0c_kernel(GM_ADDR nz, GM_ADDR out, uint64_t scale_word) {
     AscendC::LocalTensor<int32_t> c = l0c_from<int32_t>(nz);
     AscendC::GlobalTensor<half> gm;
@@ -748,6 +774,44 @@ TEST_CASE("Fixpipe casts into Nz in L1, quantizes per column into ND rows; DataC
             }
         }
     }
+}
+
+TEST_CASE("Fixpipe into GM combines under the atomic mode, across blocks, in the mode's type") {
+    Runtime rt;
+    Stream stream;
+    auto nz_index = [](uint32_t m, uint32_t n) { return (n / 16) * kFixRows * 16 + m * 16 + n % 16; };
+    std::vector<float> nz(3 * kFixRows * 16, 0.0f);
+    for (uint32_t m = 0; m < kFixRows; ++m) {
+        for (uint32_t n = 0; n < 48; ++n) nz[nz_index(m, n)] = float(int(m * 7 + n * 3) % 41 - 20) * 0.5f;
+    }
+    std::vector<float> start(kFixM * kFixN), floor(kFixM * kFixN);
+    for (uint32_t i = 0; i < start.size(); ++i) {
+        start[i] = float(int(i % 13) - 6) * 0.25f;
+        floor[i] = float(int(i % 7) - 3);
+    }
+    constexpr uint32_t kBlocks = 4;
+    Device<float> in(nz), sum(start), most(floor);
+    REQUIRE(ACLRT_LAUNCH_KERNEL(fixpipe_atomic_kernel)(kBlocks, stream, in.pointer, sum.pointer, most.pointer) == 0u);
+    REQUIRE_ACL(aclrtSynchronizeStream(stream));
+    const std::vector<float> sums = sum.read(), mosts = most.read();
+    for (uint32_t m = 0; m < kFixM; ++m) {
+        for (uint32_t n = 0; n < kFixN; ++n) {
+            CAPTURE(m);
+            CAPTURE(n);
+            const uint32_t i = m * kFixN + n;
+            REQUIRE(sums[i] == start[i] + 2 * kBlocks * nz[nz_index(m, n)]);
+            REQUIRE(mosts[i] == std::max(floor[i], nz[nz_index(m, n)]));
+        }
+    }
+
+    Device<half> out(kFixM * kFixN);
+    REQUIRE(ACLRT_LAUNCH_KERNEL(fixpipe_atomic_type_kernel)(1, stream, in.pointer, out.pointer) == 0u);
+    CHECK(aclrtSynchronizeStream(stream) == ACL_ERROR_RT_AICORE_EXCEPTION);
+    const std::string message = recent_error();
+    CHECK(message.find("Fixpipe") != std::string::npos);
+    CHECK(message.find("the atomic mode combines float elements but the move writes 2-byte elements") !=
+          std::string::npos);
+    CHECK_ACL(aclrtSynchronizeStream(stream));
 }
 
 // ---- MmadWithSparse: B given densified 4:2 with its indices; GEMV (m = 1).
