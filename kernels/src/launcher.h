@@ -4,6 +4,7 @@
 // Callers (api/src/kernel.cpp) validate the request first: the stream is live, numBlocks is in
 // [1, max_blocks] (and at most max_cooperative_blocks for a cooperative kernel).
 #include <cstdint>
+#include <optional>
 
 #include "canopy/engine/stream.h"
 #include "canopy/kernel/launch.h"
@@ -31,5 +32,10 @@ struct LaunchPlan {
 // between blocks; with the stream's overflow detection on, a block that raises an IEEE overflow,
 // invalid or divide-by-zero flag sets the device's overflow status.
 void enqueue_launch(engine::Stream& stream, const LaunchPlan& plan, KernelCall&& call);
+
+// The first fault the running block raised (block.cpp's raise): thrown again by any fault raised
+// while the block unwinds from it. The launcher clears it as each block starts, and keeps an
+// outer block's across a block it runs while that one waits.
+std::optional<KernelFault>& unwinding_fault();
 
 }  // namespace canopy::kernel
