@@ -578,6 +578,84 @@ __global__ __cube__ void fixpipe_vector_quant_kernel(GM_ADDR nz, GM_ADDR words, 
     AscendC::Fixpipe<int8_t, float, AscendC::CFG_ROW_MAJOR>(gm, c, l1Words, params);
 }
 
+// The same per-column quantization with the words in the fixpipe buffer: copied there from L1, pointed
+// at by SetFixPipeConfig, and Fixpipe given no cbufWorkspace scales by them (catlass's per-channel
+// CopyL0CToGm). The scalar mode's deqScalar lands in the QUANT_PRE register and its ndNum (1) in
+// ND_PARA, which a DataCopy L0C -> GM then uses: the last `kFixN` bytes of `out` are columns
+// 0..kFixN-1 of row 0 scaled by it.
+__global__ __cube__ void fixpipe_configured_vector_quant_kernel(GM_ADDR nz, GM_ADDR words, GM_ADDR out) {
+    AscendC::LocalTensor<float> c = l0c_from<float>(nz);
+    AscendC::GlobalTensor<uint64_t> wordsGm;
+    wordsGm.SetGlobalBuffer((__gm__ uint64_t*)words, 48);
+    AscendC::LocalTensor<uint64_t> l1Words(AscendC::TPosition::C1, 0, 48);
+    AscendC::DataCopy(l1Words, wordsGm, 48);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::LocalTensor<uint64_t> fbWords(AscendC::TPosition::C2PIPE2GM, 0, 48);
+    AscendC::DataCopy(fbWords, l1Words, AscendC::DataCopyParams(1, 48 * sizeof(uint64_t) / 128, 0, 0));
+    AscendC::SetFixPipeConfig<uint64_t, false>(fbWords, false);
+    AscendC::PipeBarrier<PIPE_FIX>();
+    AscendC::GlobalTensor<int8_t> gm;
+    gm.SetGlobalBuffer((__gm__ int8_t*)out, kFixM * kFixN + kFixN);
+    AscendC::FixpipeParamsV220 params(kFixN, kFixM, kFixRows, kFixN, false, VQF322B8_PRE, 0, 1, 0, 0, 0);
+    AscendC::Fixpipe<int8_t, float, AscendC::CFG_ROW_MAJOR>(gm, c, params);
+    // A scalar mode: 16 rows of 16 columns into a scratch spot, leaving 0.5 (signed) in QUANT_PRE.
+    const float half_scale = 0.5f;
+    uint32_t bits;
+    std::memcpy(&bits, &half_scale, 4);
+    AscendC::FixpipeParamsV220 scalar(16, 1, kFixRows, 16, false, QF322B8_PRE, 0, 1, 0, 0, 0);
+    scalar.deqScalar = uint64_t(bits) | uint64_t(1) << 46;
+    AscendC::Fixpipe<int8_t, float, AscendC::CFG_ROW_MAJOR>(gm[kFixM * kFixN], c, scalar);
+    AscendC::PipeBarrier<PIPE_FIX>();
+    AscendC::DataCopyCO12DstParams registers(kFixN, 1, kFixN, kFixRows, QF322B8_PRE, 0, false, true);
+    AscendC::DataCopy(gm[kFixM * kFixN], c, registers);
+}
+
+// A Fixpipe given its words in L1 stages them through a temporary of the fixpipe buffer, repointing
+// the FPC register: a vector Fixpipe after it without words has none to scale by.
+__global__ __cube__ void fixpipe_vector_without_words_kernel(GM_ADDR nz, GM_ADDR words, GM_ADDR out) {
+    AscendC::LocalTensor<float> c = l0c_from<float>(nz);
+    AscendC::GlobalTensor<uint64_t> wordsGm;
+    wordsGm.SetGlobalBuffer((__gm__ uint64_t*)words, 48);
+    AscendC::LocalTensor<uint64_t> l1Words(AscendC::TPosition::C1, 0, 48);
+    AscendC::DataCopy(l1Words, wordsGm, 48);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::LocalTensor<uint64_t> fbWords(AscendC::TPosition::C2PIPE2GM, 0, 48);
+    AscendC::DataCopy(fbWords, l1Words, AscendC::DataCopyParams(1, 48 * sizeof(uint64_t) / 128, 0, 0));
+    AscendC::SetFixPipeConfig<uint64_t, false>(fbWords, false);
+    AscendC::PipeBarrier<PIPE_FIX>();
+    AscendC::GlobalTensor<int8_t> gm;
+    gm.SetGlobalBuffer((__gm__ int8_t*)out, kFixM * kFixN);
+    AscendC::FixpipeParamsV220 params(kFixN, kFixM, kFixRows, kFixN, false, VQF322B8_PRE, 0, 1, 0, 0, 0);
+    AscendC::Fixpipe<int8_t, float, AscendC::CFG_ROW_MAJOR>(gm, c, l1Words, params);
+    AscendC::Fixpipe<int8_t, float, AscendC::CFG_ROW_MAJOR>(gm, c, params);
+}
+
+// Fixpipe into GM under the atomic mode combines each result with what GM holds: every block adds
+// its L0C twice into the same output, then (atomic max) raises it to at least the L0C value.
+__global__ __cube__ void fixpipe_atomic_kernel(GM_ADDR nz, GM_ADDR sum, GM_ADDR most) {
+    AscendC::LocalTensor<float> c = l0c_from<float>(nz);
+    AscendC::GlobalTensor<float> sumGm, mostGm;
+    sumGm.SetGlobalBuffer((__gm__ float*)sum, kFixM * kFixN);
+    mostGm.SetGlobalBuffer((__gm__ float*)most, kFixM * kFixN);
+    AscendC::FixpipeParamsV220 params(kFixN, kFixM, kFixRows, kFixN, false, NoQuant, 0, 1, 0, 0, 0);
+    AscendC::SetAtomicAdd<float>();
+    AscendC::Fixpipe<float, float, AscendC::CFG_ROW_MAJOR>(sumGm, c, params);
+    AscendC::Fixpipe<float, float, AscendC::CFG_ROW_MAJOR>(sumGm, c, params);
+    AscendC::SetAtomicMax<float>();
+    AscendC::Fixpipe<float, float, AscendC::CFG_ROW_MAJOR>(mostGm, c, params);
+    AscendC::SetAtomicNone();
+}
+
+// The atomic mode's type must be the destination's.
+__global__ __cube__ void fixpipe_atomic_type_kernel(GM_ADDR nz, GM_ADDR out) {
+    AscendC::LocalTensor<float> c = l0c_from<float>(nz);
+    AscendC::GlobalTensor<half> gm;
+    gm.SetGlobalBuffer((__gm__ half*)out, kFixM * kFixN);
+    AscendC::SetAtomicAdd<float>();
+    AscendC::FixpipeParamsV220 params(kFixN, kFixM, kFixRows, kFixN, false, F322F16, 0, 1, 0, 0, 0);
+    AscendC::Fixpipe<half, float, AscendC::CFG_ROW_MAJOR>(gm, c, params);
+}
+
 __global__ __cube__ void data_copy_l0c_kernel(GM_ADDR nz, GM_ADDR out, uint64_t scale_word) {
     AscendC::LocalTensor<int32_t> c = l0c_from<int32_t>(nz);
     AscendC::GlobalTensor<half> gm;
@@ -627,21 +705,52 @@ TEST_CASE("Fixpipe casts into Nz in L1, quantizes per column into ND rows; DataC
         }
         Device<float> in(nz);
         Device<uint64_t> words_device(words);
-        Device<int8_t> out(kFixM * kFixN);
-        REQUIRE(ACLRT_LAUNCH_KERNEL(fixpipe_vector_quant_kernel)(1, stream, in.pointer, words_device.pointer,
-                                                                 out.pointer) == 0u);
-        REQUIRE_ACL(aclrtSynchronizeStream(stream));
-        const std::vector<int8_t> got = out.read();
-        for (uint32_t m = 0; m < kFixM; ++m) {
-            for (uint32_t n = 0; n < kFixN; ++n) {
-                const float scaled = std::nearbyint(nz[nz_index(m, n)] * float(n % 4 + 1) / 2.0f) + (n == 5 ? 3 : 0);
-                const float expected = n % 2 == 0 ? std::min(127.0f, std::max(-128.0f, scaled))
-                                                  : std::min(255.0f, std::max(0.0f, scaled));
-                CAPTURE(m);
-                CAPTURE(n);
-                const int value = n % 2 == 0 ? int(got[m * kFixN + n]) : int(uint8_t(got[m * kFixN + n]));
-                REQUIRE(value == int(expected));
+        auto check_quantized = [&](const std::vector<int8_t>& got) {
+            for (uint32_t m = 0; m < kFixM; ++m) {
+                for (uint32_t n = 0; n < kFixN; ++n) {
+                    const float scaled =
+                        std::nearbyint(nz[nz_index(m, n)] * float(n % 4 + 1) / 2.0f) + (n == 5 ? 3 : 0);
+                    const float expected = n % 2 == 0 ? std::min(127.0f, std::max(-128.0f, scaled))
+                                                      : std::min(255.0f, std::max(0.0f, scaled));
+                    CAPTURE(m);
+                    CAPTURE(n);
+                    const int value = n % 2 == 0 ? int(got[m * kFixN + n]) : int(uint8_t(got[m * kFixN + n]));
+                    REQUIRE(value == int(expected));
+                }
             }
+        };
+        {
+            Device<int8_t> out(kFixM * kFixN);
+            REQUIRE(ACLRT_LAUNCH_KERNEL(fixpipe_vector_quant_kernel)(1, stream, in.pointer, words_device.pointer,
+                                                                     out.pointer) == 0u);
+            REQUIRE_ACL(aclrtSynchronizeStream(stream));
+            check_quantized(out.read());
+        }
+        {
+            Device<int8_t> out(kFixM * kFixN + kFixN);
+            REQUIRE(ACLRT_LAUNCH_KERNEL(fixpipe_configured_vector_quant_kernel)(1, stream, in.pointer,
+                                                                                words_device.pointer,
+                                                                                out.pointer) == 0u);
+            REQUIRE_ACL(aclrtSynchronizeStream(stream));
+            const std::vector<int8_t> got = out.read();
+            check_quantized(got);
+            for (uint32_t n = 0; n < kFixN; ++n) {
+                CAPTURE(n);
+                const float scaled = std::nearbyint(nz[nz_index(0, n)] * 0.5f);
+                REQUIRE(int(got[kFixM * kFixN + n]) == int(std::min(127.0f, std::max(-128.0f, scaled))));
+            }
+        }
+        {
+            Device<int8_t> out(kFixM * kFixN);
+            REQUIRE(ACLRT_LAUNCH_KERNEL(fixpipe_vector_without_words_kernel)(1, stream, in.pointer,
+                                                                             words_device.pointer,
+                                                                             out.pointer) == 0u);
+            CHECK(aclrtSynchronizeStream(stream) == ACL_ERROR_RT_AICORE_EXCEPTION);
+            const std::string message = recent_error();
+            CHECK(message.find("Fixpipe") != std::string::npos);
+            CHECK(message.find("quantPre 23 scales by a vector, but no cbufWorkspace was given") !=
+                  std::string::npos);
+            CHECK_ACL(aclrtSynchronizeStream(stream));
         }
     }
     {
@@ -665,6 +774,44 @@ TEST_CASE("Fixpipe casts into Nz in L1, quantizes per column into ND rows; DataC
             }
         }
     }
+}
+
+TEST_CASE("Fixpipe into GM combines under the atomic mode, across blocks, in the mode's type") {
+    Runtime rt;
+    Stream stream;
+    auto nz_index = [](uint32_t m, uint32_t n) { return (n / 16) * kFixRows * 16 + m * 16 + n % 16; };
+    std::vector<float> nz(3 * kFixRows * 16, 0.0f);
+    for (uint32_t m = 0; m < kFixRows; ++m) {
+        for (uint32_t n = 0; n < 48; ++n) nz[nz_index(m, n)] = float(int(m * 7 + n * 3) % 41 - 20) * 0.5f;
+    }
+    std::vector<float> start(kFixM * kFixN), floor(kFixM * kFixN);
+    for (uint32_t i = 0; i < start.size(); ++i) {
+        start[i] = float(int(i % 13) - 6) * 0.25f;
+        floor[i] = float(int(i % 7) - 3);
+    }
+    constexpr uint32_t kBlocks = 4;
+    Device<float> in(nz), sum(start), most(floor);
+    REQUIRE(ACLRT_LAUNCH_KERNEL(fixpipe_atomic_kernel)(kBlocks, stream, in.pointer, sum.pointer, most.pointer) == 0u);
+    REQUIRE_ACL(aclrtSynchronizeStream(stream));
+    const std::vector<float> sums = sum.read(), mosts = most.read();
+    for (uint32_t m = 0; m < kFixM; ++m) {
+        for (uint32_t n = 0; n < kFixN; ++n) {
+            CAPTURE(m);
+            CAPTURE(n);
+            const uint32_t i = m * kFixN + n;
+            REQUIRE(sums[i] == start[i] + 2 * kBlocks * nz[nz_index(m, n)]);
+            REQUIRE(mosts[i] == std::max(floor[i], nz[nz_index(m, n)]));
+        }
+    }
+
+    Device<half> out(kFixM * kFixN);
+    REQUIRE(ACLRT_LAUNCH_KERNEL(fixpipe_atomic_type_kernel)(1, stream, in.pointer, out.pointer) == 0u);
+    CHECK(aclrtSynchronizeStream(stream) == ACL_ERROR_RT_AICORE_EXCEPTION);
+    const std::string message = recent_error();
+    CHECK(message.find("Fixpipe") != std::string::npos);
+    CHECK(message.find("the atomic mode combines float elements but the move writes 2-byte elements") !=
+          std::string::npos);
+    CHECK_ACL(aclrtSynchronizeStream(stream));
 }
 
 // ---- MmadWithSparse: B given densified 4:2 with its indices; GEMV (m = 1).

@@ -46,6 +46,59 @@ __aicore__ inline void pool_stage(Pool& pool, In0& in0, In1& in1, Out& out, Asce
     out.FreeTensor(z);
 }
 
+// CANN's TPipe is copyable, and catlass passes its Resource (which holds the kernel's TPipe) by value.
+// A copy carves after what the original had carved, on its own: `by_value` carves one buffer from
+// its copy and returns its address. facts: [0] GetTPipePtr() is the original while a copy lives,
+// [1] the copy's buffer sits right behind the original's, [2] the original, carving again afterwards,
+// starts where the copy had, [3] a copy assigned the original's state carves behind the original's
+// buffers too. The original's queue holds a tensor throughout, and y = 3 x goes through it after the
+// copies are gone.
+__aicore__ inline uintptr_t by_value(AscendC::TPipe copy, AscendC::TPipe* original, int32_t& registered) {
+    registered = AscendC::GetTPipePtr() == original ? 1 : 0;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> extra;
+    copy.InitBuffer(extra, kBytes);
+    return reinterpret_cast<uintptr_t>(extra.Get<float>().GetPhyAddr());
+}
+
+extern "C" __global__ __aicore__ void pipe_copy_kernel(GM_ADDR x, GM_ADDR y, GM_ADDR facts) {
+    AscendC::TPipe pipe;
+    AscendC::TQue<AscendC::TPosition::VECIN, 1> inQueue;
+    AscendC::TBuf<AscendC::TPosition::VECCALC> outBuf;
+    AscendC::GlobalTensor<float> xGm, yGm;
+    AscendC::GlobalTensor<int32_t> factGm;
+    xGm.SetGlobalBuffer((__gm__ float*)x, kLength);
+    yGm.SetGlobalBuffer((__gm__ float*)y, kLength);
+    factGm.SetGlobalBuffer((__gm__ int32_t*)facts, 4);
+    pipe.InitBuffer(inQueue, 1, kBytes);
+    AscendC::LocalTensor<float> in = inQueue.AllocTensor<float>();
+    const uintptr_t inAddress = reinterpret_cast<uintptr_t>(in.GetPhyAddr());
+    int32_t registered = 0;
+    const uintptr_t copied = by_value(pipe, &pipe, registered);
+    uintptr_t assignedAddress = 0;
+    {
+        AscendC::TPipe other(pipe);
+        AscendC::TBuf<AscendC::TPosition::VECCALC> first, second;
+        other.InitBuffer(first, 4 * kBytes);
+        other = pipe;
+        other.InitBuffer(second, kBytes);
+        assignedAddress = reinterpret_cast<uintptr_t>(second.Get<float>().GetPhyAddr());
+        other.Destroy();
+    }
+    pipe.InitBuffer(outBuf, kBytes);
+    AscendC::LocalTensor<float> out = outBuf.Get<float>();
+    factGm.SetValue(0, registered);
+    factGm.SetValue(1, copied == inAddress + kBytes ? 1 : 0);
+    factGm.SetValue(2, reinterpret_cast<uintptr_t>(out.GetPhyAddr()) == copied ? 1 : 0);
+    factGm.SetValue(3, assignedAddress == inAddress + kBytes ? 1 : 0);
+    AscendC::DataCopy(in, xGm, kLength);
+    inQueue.EnQue(in);
+    in = inQueue.DeQue<float>();
+    AscendC::Muls(out, in, 3.0f, kLength);
+    inQueue.FreeTensor(in);
+    AscendC::PipeBarrier<PIPE_ALL>();
+    AscendC::DataCopy(yGm, out, kLength);
+}
+
 // Stage 1 (a + b) in pool1, stage 2 (a * b) in pool2, which shares pool1's region; then the same
 // inside a nested pool of pool0. facts: [0] the stages' first tensors share an address, [1] the
 // nested pool starts at pool0's start, [2] the buffer carved after it sits right behind it.
@@ -301,6 +354,22 @@ TEST_CASE("TBufPool: a shared pool reuses its region after Reset, nested pools c
         CHECK(result[3 * kLength + i] == a[i] * b[i]);
     }
     CHECK(facts.read() == std::vector<int32_t>{1, 1, 1});
+}
+
+TEST_CASE("a TPipe copies as CANN's does: a snapshot that carves on its own, the original stays the block's pipe") {
+    Runtime rt;
+    Stream stream;
+    const std::vector<float> x = ramp(kLength, -7.0f, 0.125f);
+    DeviceArray<float> xDev(x), y(kLength);
+    DeviceArray<int32_t> facts(4);
+    REQUIRE(ACLRT_LAUNCH_KERNEL(pipe_copy_kernel)(1, stream, xDev.get(), y.get(), facts.get()) == 0u);
+    CHECK_ACL(aclrtSynchronizeStream(stream));
+    const std::vector<float> result = y.read();
+    for (uint32_t i = 0; i < kLength; ++i) {
+        CAPTURE(i);
+        CHECK(result[i] == 3.0f * x[i]);
+    }
+    CHECK(facts.read() == std::vector<int32_t>{1, 1, 1, 1});
 }
 
 TEST_CASE("EXTERN_IMPL_BUFPOOL: a custom pool places its queues' buffers where it chooses") {

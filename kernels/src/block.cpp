@@ -1,5 +1,10 @@
 #include "canopy/kernel/block.h"
 
+#include <exception>
+#include <optional>
+
+#include "canopy/kernel_runtime/launcher.h"
+
 CANOPY_KERNEL_API thread_local std::int64_t block_idx = 0;
 CANOPY_KERNEL_API thread_local std::int64_t block_num = 0;
 
@@ -20,8 +25,20 @@ BlockContext& detail::first_use_of_running_block() {
     return running;
 }
 
+std::optional<KernelFault>& unwinding_fault() {
+    thread_local std::optional<KernelFault> fault;
+    return fault;
+}
+
+// A fault raised while the block is already unwinding from one it raised (a destructor on the way
+// out, such as catlass's BlockMmad waiting for the flags its constructor set, which the fault kept
+// from being consumed) only follows from the first: the first is thrown again, so that the launch
+// reports what went wrong rather than its aftermath.
 void raise(int code, const char* api, const std::string& detail) {
-    throw KernelFault{code, std::string(api) + ": " + detail};
+    std::optional<KernelFault>& first = unwinding_fault();
+    if (first && std::uncaught_exceptions() > 0) throw KernelFault(*first);
+    first = KernelFault{code, std::string(api) + ": " + detail};
+    throw KernelFault(*first);
 }
 
 void defer_fault(int code, const char* api, const std::string& detail) {

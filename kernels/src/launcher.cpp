@@ -522,6 +522,7 @@ public:
                                              std::to_string(launch.ub_bytes) + "-byte Unified Buffer");
         }
         ++arenas.depth;
+        saved_unwinding_fault_ = std::exchange(unwinding_fault(), std::nullopt);
         saved_deferred_code_ = std::exchange(block_.deferred_code, 0);
         if (saved_deferred_code_) saved_deferred_message_ = std::move(block_.deferred_message);
         block_.deferred_message.clear();
@@ -558,6 +559,7 @@ public:
         block_.moves = saved_.moves;
         deferred_move_count = saved_.deferred_move_count;
         deferred_store_count = saved_.deferred_store_count;
+        unwinding_fault() = std::move(saved_unwinding_fault_);
         block_.deferred_code = saved_deferred_code_;
         block_.deferred_message = std::move(saved_deferred_message_);
         *block_idx_ = saved_.block_idx;
@@ -596,6 +598,7 @@ public:
         block_.ub_bytes = aic ? 0 : launch_.ub_bytes;
         pipes_.reset();
         moves_.reset();
+        unwinding_fault().reset();
         // Reported on the way out however the block ends, so that a failed block shows too.
         struct BlockReport {
             const LaunchState& launch;
@@ -676,6 +679,7 @@ private:
     DeferredMoves moves_;
     int saved_deferred_code_ = 0;
     std::string saved_deferred_message_;
+    std::optional<KernelFault> saved_unwinding_fault_;
     // Blocks this runner finished, added to the launch's count once, when the runner ends: one
     // shared increment per block was half the cost of a launch of 1024 empty blocks.
     std::uint32_t blocks_run_ = 0;

@@ -1,6 +1,6 @@
 #pragma once
 // Atomic copies into global memory: after SetAtomicAdd<T>() / SetAtomicMax<T>() / SetAtomicMin<T>()
-// every copy into GM (DataCopy, DataCopyPad, and the cube path's Fixpipe through store_to_gm)
+// every copy into GM (DataCopy and DataCopyPad through store_to_gm, the cube path's Fixpipe in fixpipe.h)
 // combines each element with what GM holds, until DisableDmaAtomic(). Blocks run on parallel
 // threads, so each element is combined with a compare-and-swap: concurrent blocks accumulating
 // into the same GM really add up, as on the NPU.

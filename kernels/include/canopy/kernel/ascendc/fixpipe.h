@@ -5,7 +5,9 @@
 // with one scale word for the whole matrix (DEQF16, QF322B8_PRE, REQ8) or one per column (VDEQF16,
 // VQF322B8_PRE, VREQ8), and the normal ReLU. A scale word holds a float in bits 0..31 (the hardware
 // keeps 10 mantissa bits), the shift N in 32..35 and its enable bit 36, a 9-bit offset in 37..45 and
-// the signed-result bit 46. Every form goes through canopy::kernel::ascendc::fixpipe.
+// the signed-result bit 46. Every form goes through canopy::kernel::ascendc::fixpipe. Into GM, the
+// core's atomic mode (SetAtomicAdd / Max / Min, atomic.h) combines each result with what GM holds, as
+// the NPU's FIX pipe does (catlass's split-K matmuls accumulate their K slices that way).
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -13,6 +15,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "canopy/kernel/ascendc/atomic.h"
 #include "canopy/kernel/ascendc/check.h"
 #include "canopy/kernel/ascendc/cube_types.h"
 #include "canopy/kernel/ascendc/global_tensor.h"
@@ -174,8 +177,9 @@ inline uint64_t check_fixpipe(const AscendC::LocalTensor<Acc>& src, const Fixpip
     return fixpipe_extent<Out>(f, nz_block_width<Out>(f));
 }
 
-template <typename Out, typename Acc>
-inline void fixpipe(Out* to, const AscendC::LocalTensor<Acc>& src, const FixpipeMove& f) {
+// Writes each converted element through store(destination, value).
+template <typename Out, typename Acc, typename Store>
+inline void fixpipe(Out* to, const AscendC::LocalTensor<Acc>& src, const FixpipeMove& f, Store store) {
     const Acc* from = src.landed_address();
     const bool vector = vector_mode(f.quant);
     // The scale words are loaded before any result is written (the destination may overlap them in L1).
@@ -188,8 +192,8 @@ inline void fixpipe(Out* to, const AscendC::LocalTensor<Acc>& src, const Fixpipe
             for (int64_t m = 0; m < f.mSize; ++m) {
                 for (int64_t n = 0; n < f.nSize; ++n) {
                     const Acc value = nz[(n / 16) * int64_t(f.srcStride) * 16 + m * 16 + n % 16];
-                    nd[m * int64_t(f.dstStride) + n] =
-                        fixpipe_convert<Out, Acc>(value, f, vector ? words[n] : f.scalar);
+                    store(nd + m * int64_t(f.dstStride) + n,
+                          fixpipe_convert<Out, Acc>(value, f, vector ? words[n] : f.scalar));
                 }
             }
         }
@@ -200,8 +204,8 @@ inline void fixpipe(Out* to, const AscendC::LocalTensor<Acc>& src, const Fixpipe
     for (int64_t m = 0; m < f.mSize; ++m) {
         for (int64_t n = 0; n < f.nSize; ++n) {
             const Acc value = from[(n / 16) * int64_t(f.srcStride) * 16 + m * 16 + n % 16];
-            to[(n / width) * block_stride + m * width + n % width] =
-                fixpipe_convert<Out, Acc>(value, f, vector ? words[n] : f.scalar);
+            store(to + (n / width) * block_stride + m * width + n % width,
+                  fixpipe_convert<Out, Acc>(value, f, vector ? words[n] : f.scalar));
         }
     }
 }
@@ -237,7 +241,21 @@ inline void fixpipe_to_gm(const AscendC::GlobalTensor<Out>& dst, const AscendC::
     if (extent == 0) return;
     Out* to = dst.CheckedSpan(0, extent, true, api);
     issue(Pipe::FIX, api, under_unit_flag(reads(src, fixpipe_src_bytes(src, f)), f.unitFlag));
-    fixpipe(to, src, f);
+    const CoreRegisters& registers = core_registers();
+    const auto operation = static_cast<AtomicOperation>(registers.atomic_operation);
+    if (operation == AtomicOperation::none) {
+        fixpipe(to, src, f, [](Out* where, Out value) { *where = value; });
+        return;
+    }
+    const auto element = static_cast<AtomicElement>(registers.atomic_element);
+    if (element != atomic_element_of<Out>()) [[unlikely]] {
+        fail_misuse(api, "the atomic mode combines ", atomic_element_name(element), " elements but the move writes ",
+                    sizeof(Out), "-byte elements of another type (", atomic_element_name(atomic_element_of<Out>()),
+                    "); set the mode with the destination's type");
+    }
+    if constexpr (atomic_element_of<Out>() != AtomicElement::none) {
+        fixpipe(to, src, f, [operation](Out* where, Out value) { combine_into(operation, where, &value, 1); });
+    }
 }
 
 template <typename Out, typename Acc>
@@ -250,7 +268,7 @@ inline void fixpipe_to_l1(const AscendC::LocalTensor<Out>& dst, const AscendC::L
     require_elements(dst, int64_t(extent), api, "dst (elements written)");
     issue(Pipe::FIX, api, under_unit_flag(reads(src, fixpipe_src_bytes(src, f)), f.unitFlag),
           writes(dst, extent * sizeof(Out)));
-    fixpipe(dst.landed_address(), src, f);
+    fixpipe(dst.landed_address(), src, f, [](Out* where, Out value) { *where = value; });
 }
 
 // The scale words of a vector quantization passed as a tensor in L1.
@@ -260,6 +278,34 @@ inline void take_scale_words(FixpipeMove& f, const AscendC::LocalTensor<S>& word
     require_memory(words, AscendC::Hardware::L1, api, "cbufWorkspace");
     f.vector = words.landed_address();
     f.vector_length = words.GetSize();
+    // A vector mode stages the words through a temporary of the fixpipe buffer and points the FPC
+    // register at it (CANN's CopyDeqTensorToFbuf): what SetFixPipeConfig had pointed it at is gone, and
+    // the temporary is not the kernel's to scale by.
+    if (vector_mode(f.quant)) {
+        CubeRegisters& registers = cube_registers();
+        registers.quant_vector = nullptr;
+        registers.quant_vector_length = 0;
+    }
+}
+
+// Fixpipe without cbufWorkspace, as CANN's: a scalar mode loads deqScalar into the QUANT_PRE register,
+// a vector mode scales by the words in the fixpipe buffer SetFixPipeConfig pointed the FPC register
+// at, and the ND output loads ndNum and its strides into the ND_PARA register.
+inline void take_registers(FixpipeMove& f, const char* api) {
+    CubeRegisters& registers = cube_registers();
+    if (f.quant == DEQF16 || f.quant == QF322B8_PRE || f.quant == REQ8) registers.quant_pre = f.scalar;
+    if (f.layout == AscendC::CO2Layout::ROW_MAJOR) {
+        registers.nd_num = f.ndNum;
+        registers.src_nd_stride = f.srcNdStride;
+        registers.dst_nd_stride = f.dstNdStride;
+    }
+    if (!vector_mode(f.quant)) return;
+    if (registers.quant_vector == nullptr) [[unlikely]] {
+        fail_misuse(api, "quantPre ", int(f.quant), " scales by a vector, but no cbufWorkspace was given and "
+                    "SetFixPipeConfig pointed at no words in the fixpipe buffer");
+    }
+    f.vector = registers.quant_vector;
+    f.vector_length = registers.quant_vector_length;
 }
 
 }  // namespace canopy::kernel::ascendc
@@ -272,7 +318,9 @@ __aicore__ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>&
                                const FixpipeParamsV220& intriParams) {
     using namespace canopy::kernel::ascendc;
     require_unit_flag(intriParams.unitFlag, "Fixpipe");
-    fixpipe_to_gm(dst, src, fixpipe_move(intriParams, config.format), "Fixpipe");
+    FixpipeMove f = fixpipe_move(intriParams, config.format);
+    take_registers(f, "Fixpipe");
+    fixpipe_to_gm(dst, src, f, "Fixpipe");
 }
 
 // L0C -> GM with the vector quantization's scale words in L1.
@@ -293,7 +341,9 @@ __aicore__ inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& 
                                const FixpipeParamsV220& intriParams) {
     using namespace canopy::kernel::ascendc;
     require_unit_flag(intriParams.unitFlag, "Fixpipe");
-    fixpipe_to_l1(dst, src, fixpipe_move(intriParams, config.format), "Fixpipe");
+    FixpipeMove f = fixpipe_move(intriParams, config.format);
+    take_registers(f, "Fixpipe");
+    fixpipe_to_l1(dst, src, f, "Fixpipe");
 }
 
 template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, typename S = uint64_t,

@@ -121,8 +121,34 @@ public:
         Unregister();
     }
 
-    TPipe(const TPipe&) = delete;
-    TPipe& operator=(const TPipe&) = delete;
+    // CANN's TPipe is copyable (its copy constructor and assignment are the implicit ones): a copy is
+    // a snapshot of the pipe's bookkeeping (what has been carved, which event ids are allocated) that
+    // is not the block's registered pipe (GetTPipePtr() still returns the original), and carving from
+    // it continues after what the original had carved. The buffers carved before the copy belong to
+    // the original's queues, which stay attached to the original: the copy does not track their state
+    // (nor report them held), and its Reset or Destroy leaves them usable.
+    __aicore__ inline TPipe(const TPipe& other)
+        : buffers_(other.buffers_),
+          buffer_count_(other.buffer_count_),
+          used_bytes_(other.used_bytes_),
+          event_ids_in_use_(other.event_ids_in_use_),
+          generation_(other.generation_) {
+        ForgetBufferStates();
+    }
+
+    // As the copy, replacing this pipe's bookkeeping: queues carved from it before are no longer
+    // attached (a Reset, as far as they are concerned), so it may not hold any of their buffers.
+    __aicore__ inline TPipe& operator=(const TPipe& other) {
+        if (this == &other) return *this;
+        RequireNothingHeld("TPipe::operator=");
+        buffers_ = other.buffers_;
+        buffer_count_ = other.buffer_count_;
+        used_bytes_ = other.used_bytes_;
+        event_ids_in_use_ = other.event_ids_in_use_;
+        generation_ = (generation_ > other.generation_ ? generation_ : other.generation_) + 1;
+        ForgetBufferStates();
+        return *this;
+    }
 
     // (Re)starts the pipe with no buffers.
     __aicore__ inline void Init() { Reset(); }
@@ -306,6 +332,12 @@ private:
     void RequireNothingHeld(const char* api) const {
         std::string held = HeldBuffers();
         if (!held.empty()) [[unlikely]] canopy::kernel::ascendc::fail_misuse(api, held);
+    }
+
+    // A copy's records of the original's buffers: carved (they count against the capacity and the
+    // 64 buffers) but free, as their queues track their state in the original.
+    void ForgetBufferStates() {
+        for (uint32_t i = 0; i < buffer_count_; ++i) buffers_[i].state = canopy::kernel::ascendc::BufferState::free;
     }
 
     void Unregister() {

@@ -5,6 +5,7 @@
 // handle and reports the errors; the functions declared here are not exported from libascendcl
 // (hidden), unlike the rest of canopy::kernel.
 #include <cstdint>
+#include <optional>
 #include <string>
 
 #include "canopy/engine/stream.h"
@@ -46,5 +47,10 @@ CANOPY_KERNEL_RUNTIME_INTERNAL void check_cooperative_block_count(const std::str
 // core type has its cores and cooperation inferred (canopy-core-link) unless it declares them.
 CANOPY_KERNEL_RUNTIME_INTERNAL void enqueue_request(engine::Stream& stream, const LaunchRequest& request,
                                                     KernelCall&& call);
+
+// The first fault the running block raised (block.cpp's raise): thrown again by any fault raised
+// while the block unwinds from it. The launcher clears it as each block starts, and keeps an
+// outer block's across a block it runs while that one waits.
+CANOPY_KERNEL_RUNTIME_INTERNAL std::optional<KernelFault>& unwinding_fault();
 
 }  // namespace canopy::kernel
