@@ -2,6 +2,7 @@
 // Kernels of the runtime-control tests (resource limits, utilization, overflow detection, exception
 // callbacks) and the host functions that launch them with <<<>>>, compiled by canopy_add_kernels.
 #include <atomic>
+#include <chrono>
 #include <cstdint>
 #include <thread>
 
@@ -15,13 +16,15 @@ struct ConcurrencyProbe {
     uint32_t wanted = 0;  // a block lingers (a bounded number of yields) until this many run with it
 };
 
-// One block of a concurrency probe: counts itself in, records the peak, and lingers so that blocks
-// allowed to run together do; the verdict never depends on how long.
+// One block of a concurrency probe: counts itself in, records the peak, and lingers (at most 5 ms:
+// a count of yields takes minutes on a loaded machine) so that blocks allowed to run together do; the
+// verdict never depends on how long.
 inline void run_concurrency_probe(ConcurrencyProbe* probe) {
     const uint32_t now = probe->running.fetch_add(1) + 1;
     uint32_t seen = probe->max_running.load();
     while (now > seen && !probe->max_running.compare_exchange_weak(seen, now)) {}
-    for (int i = 0; i < 20000 && probe->running.load() < probe->wanted; ++i) std::this_thread::yield();
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(5);
+    while (probe->running.load() < probe->wanted && std::chrono::steady_clock::now() < until) std::this_thread::yield();
     probe->running.fetch_sub(1);
     probe->blocks_done.fetch_add(1);
 }
