@@ -161,7 +161,7 @@ aclError aclrtGetRunMode(aclrtRunMode* runMode) {
 
 const char* aclrtGetSocName(void) {
     const char* name = nullptr;
-    // The modelled Atlas A2 part (canopy/soc.h). It is known before aclInit, as on the
+    // The modelled SoC (canopy/soc.h). It is known before aclInit, as on the
     // device: build scripts ask for it to pick SOC_VERSION.
     call("aclrtGetSocName", [&] { name = soc::modelled().name; });
     return name;
@@ -184,7 +184,7 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value
             case ACL_DEV_ATTR_SMP_ID: *value = 0; break;  // every device lives in this process's OS
             case ACL_DEV_ATTR_PHY_CHIP_ID: *value = deviceId; break;
             case ACL_DEV_ATTR_IS_VIRTUAL: *value = 0; break;
-            case ACL_DEV_ATTR_NPU_ARCH: *value = soc::npu_arch; break;
+            case ACL_DEV_ATTR_NPU_ARCH: *value = soc::modelled_part().npu_arch; break;
             case ACL_DEV_ATTR_WARP_SIZE:
             case ACL_DEV_ATTR_MAX_THREAD_PER_VECTOR_CORE:
             case ACL_DEV_ATTR_MAX_GRID_DIM_X:
@@ -195,9 +195,11 @@ aclError aclrtGetDeviceInfo(uint32_t deviceId, aclrtDevAttr attr, int64_t* value
             case ACL_DEV_ATTR_MAX_BLOCK_DIM_X:
             case ACL_DEV_ATTR_MAX_BLOCK_DIM_Y:
             case ACL_DEV_ATTR_MAX_BLOCK_DIM_Z:
-                fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "attr " + std::to_string(raw_value(attr)) +
-                                                           " describes SIMT vector cores, which " +
-                                                           soc::modelled().name + " does not have");
+                fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT,
+                     "attr " + std::to_string(raw_value(attr)) + " describes SIMT vector cores, which " +
+                         (&soc::modelled_part() == &soc::atlas_a2
+                              ? std::string(soc::modelled().name) + " does not have"
+                              : std::string("Canopy does not model (") + soc::modelled().name + " has them)"));
             case ACL_DEV_ATTR_SUPER_POD_DEVICE_ID:
             case ACL_DEV_ATTR_SUPER_POD_SERVER_ID:
             case ACL_DEV_ATTR_SUPER_POD_ID:

@@ -122,7 +122,7 @@ void launch_packed(State& state, const std::shared_ptr<KernelFunction>& function
     engine::Stream& target = target_stream(state, stream, "stream");
     if (registered->cooperative) kernel::check_cooperative_block_count(registered->name, num_blocks);
     const kernel::LaunchPlan plan{registered->name.c_str(), num_blocks, dyn_ubuf_bytes, registered->cooperative,
-                                  registered->cores, registered->symbol};
+                                  registered->cores, registered->symbol, registered->npu_arch};
     // The call holds the kernel's record (its name is the operation's) and its library.
     if (device_args) {
         kernel::enqueue_launch(target, plan, kernel::KernelCall([registered, binary = function->binary, device_args] {

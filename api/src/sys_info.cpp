@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "api.h"
+#include "canopy/soc.h"
 
 namespace canopy::api {
 
@@ -87,8 +88,15 @@ aclError aclrtCheckArchCompatibility(const char* socVersion, int32_t* canCompati
     return call("aclrtCheckArchCompatibility", [&] {
         require(socVersion, "socVersion");
         require(canCompatible, "canCompatible");
-        // Kernels built for the Ascend910B family (arch 2201) run on the modelled part.
-        *canCompatible = std::strncmp(socVersion, "Ascend910B", std::strlen("Ascend910B")) == 0 ? 1 : 0;
+        // Kernels built for a SoC of the modelled SoC's part run on it (canopy/soc.h); so do those
+        // built for an Ascend910B variant Canopy has no figures for, on an A2.
+        const soc::Part& modelled = soc::modelled_part();
+        const soc::Model* named = soc::find(socVersion);
+        const bool compatible =
+            named != nullptr ? named->part == &modelled
+                             : &modelled == &soc::atlas_a2 &&
+                                   std::strncmp(socVersion, "Ascend910B", std::strlen("Ascend910B")) == 0;
+        *canCompatible = compatible ? 1 : 0;
     });
 }
 

@@ -300,7 +300,7 @@ std::string cores_literal(const Cores& cores) {
 }
 
 // Whether the source's kernel code depends on the core type it is compiled for: it names g_coreType
-// or asks whether __DAV_CUBE__ / __DAV_VEC__ (or their __DAV_C220_ spellings) are defined. Such a
+// or asks whether __DAV_CUBE__ / __DAV_VEC__ (or their __DAV_C220_ / __DAV_C310_ spellings) are defined. Such a
 // source is compiled once per core type (canopy-core-link).
 class CoreTypeUse : public PPCallbacks {
 public:
@@ -313,8 +313,8 @@ public:
 
 private:
     void check(const Token& name) {
-        static const std::set<std::string> per_core{"__DAV_CUBE__", "__DAV_VEC__", "__DAV_C220_CUBE__",
-                                                    "__DAV_C220_VEC__"};
+        static const std::set<std::string> per_core{"__DAV_CUBE__",      "__DAV_VEC__",      "__DAV_C220_CUBE__",
+                                                    "__DAV_C220_VEC__", "__DAV_C310_CUBE__", "__DAV_C310_VEC__"};
         if (const IdentifierInfo* id = name.getIdentifierInfo()) used_ = used_ || per_core.count(id->getName().str());
     }
     bool& used_;

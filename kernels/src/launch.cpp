@@ -39,9 +39,11 @@ void enqueue_request(engine::Stream& stream, const LaunchRequest& request, Kerne
         cooperative = cooperative || split.cooperative;
     }
     if (cooperative) check_cooperative_block_count(request.kernel, request.num_blocks);
+    // A launch site knows the part its source is built for; a launch by symbol asks the registry.
+    const std::uint32_t npu_arch = request.site ? request.site->npu_arch : registry.foreign_arch(request.symbol);
     enqueue_launch(stream,
                    LaunchPlan{request.kernel, request.num_blocks, request.dyn_ubuf_bytes, cooperative, cores,
-                              request.symbol},
+                              request.symbol, npu_arch},
                    std::move(call));
 }
 

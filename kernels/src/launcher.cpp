@@ -27,6 +27,8 @@
 #include "acl/error_codes/rt_error_codes.h"
 #include "canopy/engine/device.h"
 #include "canopy/engine/failure.h"
+#include "canopy/engine/log.h"
+#include "canopy/soc.h"
 
 namespace canopy::kernel {
 
@@ -874,7 +876,35 @@ std::uint8_t blocks_at_once(const engine::Stream& stream, KernelCores cores) {
 }
 }  // namespace
 
+namespace {
+std::string part_text(std::uint32_t npu_arch) {
+    const soc::Part* part = soc::find_part(npu_arch);
+    return part != nullptr ? std::string(part->arch) + " (" + part->family + ")"
+                           : "__NPU_ARCH__ " + std::to_string(npu_arch) + ", a part Canopy does not model";
+}
+
+// A kernel runs only on a SoC of the part it is built for.
+void check_part(const LaunchPlan& plan) {
+    const soc::Part& modelled = soc::modelled_part();
+    if (plan.npu_arch == 0 || plan.npu_arch == static_cast<std::uint32_t>(modelled.npu_arch)) return;
+    std::string socs;
+    for (const soc::Model& model : soc::models) {
+        if (model.part->npu_arch == plan.npu_arch && socs.empty()) socs = model.name;
+    }
+    const std::string message =
+        "kernel " + std::string(plan.kernel) + " is built for " + part_text(plan.npu_arch) + ", but the runtime models " +
+        soc::modelled().name + ", a " + modelled.arch + " part (" + modelled.family + "): run it with " +
+        soc::environment_variable + (socs.empty() ? std::string(" naming a SoC of its part") : "=" + socs) +
+        " or build it with --npu-arch=" + modelled.arch;
+    // Also logged, as CANN's runtime logs a refused launch: a program that ignores the launch's
+    // result (as `<<<>>>` launches often do) still learns why its kernel did not run.
+    engine::log_error(message + " (error " + std::to_string(ACL_ERROR_RT_SOC_VERSION) + ")");
+    throw engine::OperationError(ACL_ERROR_RT_SOC_VERSION, message);
+}
+}  // namespace
+
 void enqueue_launch(engine::Stream& stream, const LaunchPlan& plan, KernelCall&& call) {
+    check_part(plan);
     const KernelCores cores = plan.cores;
     stream.enqueue(engine::Operation{
         engine::OpKind::kernel, plan.num_blocks, plan.kernel,

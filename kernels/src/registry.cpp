@@ -8,10 +8,15 @@
 #include <cstdlib>
 #include <mutex>
 
+#include "canopy/soc.h"
+
 namespace canopy::kernel {
 
 namespace {
 bool is_plain(const KernelCores& cores) { return cores.aic == 0 && cores.aiv == 1 && !cores.mix; }
+bool is_foreign(std::uint32_t npu_arch) {
+    return npu_arch != 0 && npu_arch != static_cast<std::uint32_t>(soc::modelled_part().npu_arch);
+}
 }  // namespace
 
 std::string demangled(const std::type_info& type) {
@@ -68,6 +73,8 @@ void KernelRegistry::add(const KernelRegistration& registration) {
         entry.kernel->symbol = registration.symbol;
         entry.kernel->module = module;
         entry.kernel->registration = &registration;
+        entry.kernel->npu_arch = registration.npu_arch;
+        if (is_foreign(registration.npu_arch)) foreign_count_.fetch_add(1, std::memory_order_relaxed);
     }
     entry.registrations.push_back(&registration);
     const KernelCores cores = registration.cores;
@@ -95,6 +102,7 @@ void KernelRegistry::remove(const KernelRegistration& registration) {
     entry.kernel->alive.store(false, std::memory_order_release);
     if (entry.kernel->cooperative) cooperative_count_.fetch_sub(1, std::memory_order_relaxed);
     if (!is_plain(entry.kernel->cores)) typed_count_.fetch_sub(1, std::memory_order_relaxed);
+    if (is_foreign(entry.kernel->npu_arch)) foreign_count_.fetch_sub(1, std::memory_order_relaxed);
     by_symbol_.erase(found);
 }
 
@@ -127,6 +135,14 @@ bool KernelRegistry::cooperative(const void* symbol) const {
     std::shared_lock lock(mutex_);
     auto found = by_symbol_.find(symbol);
     return found != by_symbol_.end() && found->second.kernel->cooperative;
+}
+
+std::uint32_t KernelRegistry::foreign_arch(const void* symbol) const {
+    // One relaxed load while every registered kernel is built for the modelled part.
+    if (foreign_count_.load(std::memory_order_relaxed) == 0) return 0;
+    std::shared_lock lock(mutex_);
+    auto found = by_symbol_.find(symbol);
+    return found != by_symbol_.end() && is_foreign(found->second.kernel->npu_arch) ? found->second.kernel->npu_arch : 0;
 }
 
 KernelCores KernelRegistry::cores(const void* symbol) const {

@@ -5,8 +5,8 @@
 #      -DCMAKE_ASC_FLAGS=-Werror, runs its programs (scale_add, the negate pair, matmul_relu, the
 #      catlass-style core_split, destructor_fault) and checks their golden comparisons;
 #   2. builds it with -DCMAKE_ASC_RUN_MODE=cpu -DCMAKE_ASC_STANDARD=20 and runs it again;
-#   3. checks that dav-3510 is refused, at configure time and by the compiler driver, with a
-#      message naming the architecture.
+#   3. builds scale_add for dav-3510 (Ascend 950), runs it with CANOPY_SOC_VERSION=Ascend950PR_9599
+#      and checks that an A2 runtime refuses its launch; dav-2002 stops the configure step.
 # Build products go to $2 (default: a new temporary folder), never into the source tree.
 set -euo pipefail
 
@@ -31,7 +31,7 @@ expect_refusal() {
     shift 2
     if "$@" >"${log}" 2>&1; then
         cat "${log}"
-        fail "'$*' succeeded; it should refuse dav-3510"
+        fail "'$*' succeeded; it should have been refused"
     fi
     # CMake wraps its messages: compare with the lines joined.
     tr -s ' \n' ' ' <"${log}" | grep -qF -- "${text}" || { cat "${log}"; fail "'$*' failed without saying: ${text}"; }
@@ -57,13 +57,20 @@ cmake --build "${build20}" --target scale_add -- VERBOSE=1 >"${work_dir}/cxx20.l
 grep -q -- "-std=c++20" "${work_dir}/cxx20.log" || fail "CMAKE_ASC_STANDARD=20 did not reach the compiler"
 "${build20}/scale_add" | grep -q '^\[SUCCESS\]' || fail "scale_add built as C++20 did not report success"
 
-# 3. dav-3510 refused by the configure step and by canopy-asc itself.
-expect_refusal "${work_dir}/dav3510-configure.log" "dav-3510 (Ascend 950) is not modelled by Canopy yet" \
-    cmake -S "${script_dir}/sample" -B "${work_dir}/build-3510" -DCMAKE_ASC_ARCHITECTURES=dav-3510
-driver="$(grep '^CMAKE_ASC_COMPILER:' "${build}/CMakeCache.txt" | cut -d= -f2-)"
-[[ -x "${driver}" ]] || fail "no ASC compiler recorded in ${build}/CMakeCache.txt"
-expect_refusal "${work_dir}/dav3510-driver.log" "--npu-arch=dav-3510 (Ascend 950) is not modelled by Canopy yet" \
-    "${driver}" --npu-arch=dav-3510 -c "${script_dir}/sample/negate_kernels.asc" -o "${work_dir}/negate.o"
-[[ ! -e "${work_dir}/negate.o" ]] || fail "canopy-asc wrote an object for dav-3510"
+# 3. dav-3510: the sample configured and built for the Ascend 950 runs on a runtime modelling a 950
+#    SoC, and its launch is refused, naming both parts, on one modelling an A2 SoC.
+build3510="${work_dir}/build-3510"
+cmake -S "${script_dir}/sample" -B "${build3510}" -DCMAKE_ASC_ARCHITECTURES=dav-3510 -DCMAKE_ASC_FLAGS=-Werror \
+    >"${work_dir}/dav3510-configure.log" 2>&1 || { cat "${work_dir}/dav3510-configure.log"; fail "configuring for dav-3510 failed"; }
+cmake --build "${build3510}" --target scale_add -- VERBOSE=1 >"${work_dir}/dav3510-build.log" 2>&1 \
+    || { cat "${work_dir}/dav3510-build.log"; fail "building scale_add for dav-3510 failed"; }
+grep -q -- "--npu-arch=dav-3510" "${work_dir}/dav3510-build.log" || fail "dav-3510 did not reach the compiler"
+CANOPY_SOC_VERSION=Ascend950PR_9599 SOC_VERSION=Ascend950PR_9599 "${build3510}/scale_add" | grep -q '^\[SUCCESS\]' \
+    || fail "scale_add built for dav-3510 did not report success on Ascend950PR_9599"
+expect_refusal "${work_dir}/dav3510-on-a2.log" "is built for dav-3510 (Ascend 950), but the runtime models Ascend910B4" \
+    env CANOPY_SOC_VERSION=Ascend910B4 "${build3510}/scale_add"
+# An architecture Canopy does not model stops the configure step.
+expect_refusal "${work_dir}/dav2002-configure.log" "unknown or unmodelled NPU architecture 'dav-2002'" \
+    cmake -S "${script_dir}/sample" -B "${work_dir}/build-2002" -DCMAKE_ASC_ARCHITECTURES=dav-2002
 
 echo "[SUCCESS] ASC language test passed against ${prefix}"

@@ -1,8 +1,8 @@
 # The ASC language's rules: how canopy-asc compiles .asc sources and links what contains them.
 #
 # Variables read when the language is enabled (project() or enable_language(ASC)):
-#   CMAKE_ASC_ARCHITECTURES  NPU architecture the kernels are built for: dav-2201 (the default) is
-#                            modelled; dav-3510 and others stop the configure step.
+#   CMAKE_ASC_ARCHITECTURES  NPU architecture the kernels are built for: dav-2201 (Atlas A2, the
+#                            default) or dav-3510 (Ascend 950); others stop the configure step.
 #   CMAKE_ASC_RUN_MODE       npu (default), cpu or sim, as in CANN; on Canopy all three run the
 #                            kernels on its CPU model of the NPU.
 #   CMAKE_ASC_STANDARD       C++ standard of ASC sources; else CMAKE_CXX_STANDARD; else 17 (as CANN).
@@ -49,17 +49,20 @@ if(NOT CMAKE_ASC_ARCHITECTURES)
   set(CMAKE_ASC_ARCHITECTURES dav-2201)
 endif()
 foreach(_asc_arch IN LISTS CMAKE_ASC_ARCHITECTURES)
-  if(_asc_arch STREQUAL "dav-3510")
-    message(FATAL_ERROR "ASC: CMAKE_ASC_ARCHITECTURES=${CMAKE_ASC_ARCHITECTURES}: dav-3510 (Ascend 950) is not "
-                        "modelled by Canopy yet; only dav-2201 (Atlas A2) is. Configure with "
-                        "-DCMAKE_ASC_ARCHITECTURES=dav-2201.")
-  elseif(NOT _asc_arch STREQUAL "dav-2201")
+  if(NOT _asc_arch MATCHES "^dav-(2201|3510)$")
     message(FATAL_ERROR "ASC: CMAKE_ASC_ARCHITECTURES=${CMAKE_ASC_ARCHITECTURES}: unknown or unmodelled NPU "
-                        "architecture '${_asc_arch}'; Canopy models dav-2201 (Atlas A2).")
+                        "architecture '${_asc_arch}'; Canopy models dav-2201 (Atlas A2) and dav-3510 (Ascend 950).")
   endif()
 endforeach()
-# Every entry is dav-2201 now.
-set(_asc_arch_flag "--npu-arch=dav-2201")
+# One part per build, as in CANN: the kernels of a program are built for one part and run on a
+# runtime that models a SoC of it (CANOPY_SOC_VERSION).
+list(REMOVE_DUPLICATES CMAKE_ASC_ARCHITECTURES)
+list(LENGTH CMAKE_ASC_ARCHITECTURES _asc_arch_count)
+if(_asc_arch_count GREATER 1)
+  message(FATAL_ERROR "ASC: CMAKE_ASC_ARCHITECTURES=${CMAKE_ASC_ARCHITECTURES}: one architecture per build "
+                      "(dav-2201 or dav-3510).")
+endif()
+set(_asc_arch_flag "--npu-arch=${CMAKE_ASC_ARCHITECTURES}")
 
 if(NOT CMAKE_ASC_RUN_MODE)
   set(CMAKE_ASC_RUN_MODE npu)

@@ -4,12 +4,15 @@
 #include <cstddef>
 #include <string>
 
+#include "canopy/soc.h"
+
 namespace canopy::engine {
 
 struct RuntimeConfig {
     int device_count = 1;
     int workers_per_device = 0;                    // 0: one per hardware thread
-    std::size_t ub_bytes = 192 * 1024;             // Atlas A2 Unified Buffer per core
+    // The Unified Buffer of each block: the modelled part's (192 KiB on the A2, 248 KiB on the 950).
+    std::size_t ub_bytes = soc::modelled_part().ub_bytes;
     std::size_t device_memory_bytes = std::size_t{16} << 30;
     // Synchronous copies and memsets first wait for the work queued on the device's streams
     // (Device::wait_queued_work). Off by default: CANN documents that aclrtMemcpy, aclrtMemcpy2d

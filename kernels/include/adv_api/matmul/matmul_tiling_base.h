@@ -500,13 +500,14 @@ protected:
     virtual int64_t Compute() = 0;
 
     void InitPlatform() {
-        using namespace platform_ascendc::soc_a2;
-        oriBufferPool_.l1Size = int32_t(kL1);
-        oriBufferPool_.l0CSize = int32_t(kL0C);
-        oriBufferPool_.ubSize = int32_t(kUB);
-        oriBufferPool_.l0ASize = int32_t(kL0A);
-        oriBufferPool_.l0BSize = int32_t(kL0B);
-        oriBufferPool_.btSize = int32_t(kBiasTable);
+        // The modelled SoC's part (canopy/soc.h), as PlatformAscendC answers for it.
+        const canopy::soc::Part& part = canopy::soc::modelled_part();
+        oriBufferPool_.l1Size = int32_t(part.l1_bytes);
+        oriBufferPool_.l0CSize = int32_t(part.l0c_bytes);
+        oriBufferPool_.ubSize = int32_t(part.ub_bytes);
+        oriBufferPool_.l0ASize = int32_t(part.l0a_bytes);
+        oriBufferPool_.l0BSize = int32_t(part.l0b_bytes);
+        oriBufferPool_.btSize = int32_t(part.bias_table_bytes);
         bufferPool_ = oriBufferPool_;
         blockDim = int32_t(canopy::soc::modelled().cube_cores);
     }

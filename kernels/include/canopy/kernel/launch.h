@@ -40,6 +40,15 @@ int __cudaPushCallConfiguration(Configuration&&...);
 #include <cstring>
 #include <new>
 #include <tuple>
+
+// The part the kernels defined and launched in this translation unit are built for, as __NPU_ARCH__
+// names it (canopy-asc --npu-arch); an Atlas A2 (2201) when the compile does not say. Registrations
+// and launch sites record it, and a launch on a runtime that models a SoC of another part fails.
+#ifdef __NPU_ARCH__
+#define CANOPY_KERNEL_NPU_ARCH_ (__NPU_ARCH__)
+#else
+#define CANOPY_KERNEL_NPU_ARCH_ 2201
+#endif
 #include <type_traits>
 #include <typeinfo>
 #include <utility>
@@ -128,6 +137,7 @@ struct ChevronSite {
     bool cooperative;
     bool cores_declared;
     KernelCores cores;
+    std::uint32_t npu_arch = CANOPY_KERNEL_NPU_ARCH_;  // the part the site's source is built for
 };
 
 // What the launch forms hand to the launcher.
@@ -394,6 +404,8 @@ struct KernelRegistration {
     bool cooperative;
     // The cores of one logical block (__vector__, __cube__, __mix__(aic, aiv)).
     KernelCores cores{};
+    // The part the kernel is built for (__NPU_ARCH__ where it is registered); 0: not known.
+    std::uint32_t npu_arch = 0;
 };
 
 // The registration must stay alive until unregister_kernel (a static object of the module that
@@ -474,13 +486,14 @@ class KernelRegistrar {
     using Stored = typename Signature::Stored;
 
 public:
-    KernelRegistrar(const char* name, bool cooperative, KernelCores cores = KernelCores{})
+    KernelRegistrar(const char* name, bool cooperative, KernelCores cores = KernelCores{},
+                    std::uint32_t npu_arch = CANOPY_KERNEL_NPU_ARCH_)
         : parameters_(detail::PackedLayoutOf<Stored>::describe()),
           registration_{name, detail::symbol_of<Kernel>(), parameters_.data(), Signature::arity,
                         [](const std::byte* arguments) {
                             detail::invoke_packed<Kernel>(arguments, std::make_index_sequence<Signature::arity>{});
                         },
-                        cooperative, cores} {
+                        cooperative, cores, npu_arch} {
         static_assert(detail::AllTriviallyCopyable<Stored>::value,
                       "a registered kernel's parameters must be trivially copyable: they are read from a packed blob");
         register_kernel(registration_);

@@ -1,12 +1,13 @@
 #pragma once
 // tiling/platform/platform_ascendc.h: what a host tiling function asks of the SoC it computes for.
-// Canopy models an Atlas A2 part (arch 2201), the Ascend910B4 unless CANOPY_SOC_VERSION names
-// another (canopy/soc.h: its cube cores (AIC), vector cores (AIV), L2 and HBM), and per core
-// the memories the kernel side enforces (kernel_operator.h's L1 / L0A / L0B / L0C / bias table /
-// fixpipe buffer capacities and the Unified Buffer of a launch), the same on every A2 part.
+// Canopy models one SoC, the Ascend910B4 unless CANOPY_SOC_VERSION names another (canopy/soc.h:
+// its cube cores (AIC), vector cores (AIV), L2 and HBM), and per core the memories of its part
+// (Atlas A2, dav-2201, or Ascend 950, dav-3510: L1 / L0A / L0B / L0C / bias table / fixpipe buffer
+// and the Unified Buffer of a launch), the sizes the kernel side enforces for that part.
 #include <cstdint>
 #include <cstring>
 #include <mutex>
+#include <vector>
 
 #include "canopy/soc.h"
 
@@ -17,6 +18,8 @@ class PlatFormInfos;
 // The architecture of the SoC, as CANN numbers it.
 enum class NpuArch : uint32_t {
     DAV_2201 = 2201,
+    DAV_3510 = 3510,
+    DAV_RESV = 0xFFFFFFFF,
 };
 
 namespace platform_ascendc {
@@ -54,17 +57,6 @@ enum class SocVersion {
 
 enum class ReservedSize { RESERVED_SIZE_8K, RESERVED_SIZE_16K, RESERVED_SIZE_32K };
 
-// An A2 core's memories.
-namespace soc_a2 {
-inline constexpr uint64_t kL0A = 64 * 1024;
-inline constexpr uint64_t kL0B = 64 * 1024;
-inline constexpr uint64_t kL0C = 128 * 1024;
-inline constexpr uint64_t kL1 = 512 * 1024;
-inline constexpr uint64_t kUB = 192 * 1024;
-inline constexpr uint64_t kFixpipeBuffer = 4096;
-inline constexpr uint64_t kBiasTable = 1024;
-inline constexpr uint32_t kLibApiWorkspace = 16 * 1024 * 1024;  // the system workspace of the lib APIs
-}  // namespace soc_a2
 
 class PlatformAscendC {
 public:
@@ -76,11 +68,11 @@ public:
     PlatformAscendC(fe::PlatFormInfos* platformInfo, const canopy::soc::Model& soc)
         : platformInfo_(platformInfo), soc_(&soc) {}
 
-    // On the A2 (separated cube and vector cores) GetCoreNum counts the vector cores.
+    // On the A2 and the 950 (separated cube and vector cores) GetCoreNum counts the vector cores.
     uint32_t GetCoreNum() const { return soc_->vector_cores; }
     uint32_t GetCoreNumAic() const { return soc_->cube_cores; }
     uint32_t GetCoreNumAiv() const { return soc_->vector_cores; }
-    // The vector cores of the older coupled parts (310P); the A2 has none of that kind.
+    // The vector cores of the older coupled parts (310P); the A2 and the 950 have none of that kind.
     uint32_t GetCoreNumVector() const { return 0; }
 
     // The launch size for `sliceNum` slices of a mix kernel using aicCoreNum AIC and aivCoreNum AIV
@@ -94,19 +86,20 @@ public:
         return CalcTschBlockDim(sliceNum, aicCoreNum, aivCoreNum);
     }
 
-    uint32_t GetLibApiWorkSpaceSize() const { return soc_a2::kLibApiWorkspace; }
+    uint32_t GetLibApiWorkSpaceSize() const { return soc_->part->lib_api_workspace; }
 
     void GetCoreMemSize(const CoreMemType& memType, uint64_t& size) const {
         switch (memType) {
-            case CoreMemType::L0_A: size = soc_a2::kL0A; break;
-            case CoreMemType::L0_B: size = soc_a2::kL0B; break;
-            case CoreMemType::L0_C: size = soc_a2::kL0C; break;
-            case CoreMemType::L1: size = soc_a2::kL1; break;
+            case CoreMemType::L0_A: size = soc_->part->l0a_bytes; break;
+            case CoreMemType::L0_B: size = soc_->part->l0b_bytes; break;
+            case CoreMemType::L0_C: size = soc_->part->l0c_bytes; break;
+            case CoreMemType::L1: size = soc_->part->l1_bytes; break;
             case CoreMemType::L2: size = soc_->l2_bytes; break;
-            case CoreMemType::UB: size = soc_a2::kUB - reservedMemSize_; break;
+            case CoreMemType::UB: size = soc_->part->ub_bytes - reservedMemSize_; break;
             case CoreMemType::HBM: size = soc_->hbm_bytes; break;
-            case CoreMemType::FB: size = soc_a2::kFixpipeBuffer; break;
-            case CoreMemType::BT: size = soc_a2::kBiasTable; break;
+            // CANN answers the platform's fb0_size and bt_size (platform_ascendc.cpp).
+            case CoreMemType::FB: size = soc_->part->fb0_bytes; break;
+            case CoreMemType::BT: size = soc_->part->bias_table_bytes; break;
             default: size = 0; break;
         }
     }
@@ -120,8 +113,11 @@ public:
         }
     }
 
-    SocVersion GetSocVersion() const { return SocVersion::ASCEND910B; }
-    NpuArch GetCurNpuArch() const { return NpuArch::DAV_2201; }
+    // The part's Short_SoC_version as CANN maps it (Ascend910B, Ascend950).
+    SocVersion GetSocVersion() const {
+        return soc_->part == &canopy::soc::ascend950 ? SocVersion::ASCEND950 : SocVersion::ASCEND910B;
+    }
+    NpuArch GetCurNpuArch() const { return static_cast<NpuArch>(soc_->part->npu_arch); }
 
 private:
     fe::PlatFormInfos* platformInfo_;
@@ -130,21 +126,26 @@ private:
 };
 
 // The process's PlatformAscendC. GetInstance() answers for the modelled SoC; GetInstance(name)
-// for that Ascend910B part (the modelled one for a name Canopy has no figures for) and nullptr for
-// any other SoC.
+// for that SoC when Canopy models it (canopy/soc.h), for the modelled one when the name is another
+// Ascend910B variant Canopy has no figures for, and nullptr for any other SoC.
 class PlatformAscendCManager {
 public:
     static PlatformAscendC* GetInstance() { return GetInstance(nullptr); }
     static PlatformAscendC* GetInstance(const char* customSocVersion) {
         using namespace canopy::soc;
-        if (customSocVersion != nullptr && std::strncmp(customSocVersion, "Ascend910B", 10) != 0) return nullptr;
-        static PlatformAscendC modelled_platform(nullptr);
         const Model* named = find(customSocVersion);
+        if (customSocVersion != nullptr && named == nullptr && std::strncmp(customSocVersion, "Ascend910B", 10) != 0) {
+            return nullptr;
+        }
+        static PlatformAscendC modelled_platform(nullptr);
         if (named == nullptr || named == &modelled()) return &modelled_platform;
-        static PlatformAscendC platforms[] = {{nullptr, models[0]}, {nullptr, models[1]}, {nullptr, models[2]},
-                                              {nullptr, models[3]}};
-        static_assert(sizeof(platforms) / sizeof(platforms[0]) == sizeof(models) / sizeof(models[0]));
-        return &platforms[named - models];
+        static std::vector<PlatformAscendC> platforms = [] {
+            std::vector<PlatformAscendC> all;
+            all.reserve(sizeof(models) / sizeof(models[0]));
+            for (const Model& model : models) all.emplace_back(nullptr, model);
+            return all;
+        }();
+        return &platforms[static_cast<std::size_t>(named - models)];
     }
 
 private:

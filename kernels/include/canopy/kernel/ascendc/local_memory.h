@@ -1,7 +1,7 @@
 #pragma once
 // Where a block's local memories live. The Unified Buffer is the launcher's per-block arena
 // (current_block().ub, ub_bytes). The cube memories (L1, L0A, L0B, L0C) are per worker thread,
-// allocated on first use with the A2's capacities: a thread runs one block at a time, so each
+// allocated on first use with the capacities of the kernel's part: a thread runs one block at a time, so each
 // running block has its own, and like the hardware's they keep whatever the previous block left.
 #include <cstddef>
 #include <memory>
@@ -15,13 +15,15 @@ struct LocalMemory {
     std::size_t bytes = 0;
 };
 
+// Sized for the largest part, so that the one object per thread has one layout in every
+// translation unit; a block sees its part's share of each (local_memory).
 struct alignas(64) CubeMemories {
-    std::byte l1[AscendC::L1_BYTES];
-    std::byte l0a[AscendC::L0A_BYTES];
-    std::byte l0b[AscendC::L0B_BYTES];
-    std::byte l0c[AscendC::L0C_BYTES];
-    std::byte bias_table[AscendC::BIAS_TABLE_BYTES];
-    std::byte fixpipe_buffer[AscendC::FIXPIPE_BUFFER_BYTES];
+    std::byte l1[canopy::soc::largest(&canopy::soc::Part::l1_bytes)];
+    std::byte l0a[canopy::soc::largest(&canopy::soc::Part::l0a_bytes)];
+    std::byte l0b[canopy::soc::largest(&canopy::soc::Part::l0b_bytes)];
+    std::byte l0c[canopy::soc::largest(&canopy::soc::Part::l0c_bytes)];
+    std::byte bias_table[canopy::soc::largest(&canopy::soc::Part::bias_table_bytes)];
+    std::byte fixpipe_buffer[canopy::soc::largest(&canopy::soc::Part::fixpipe_bytes)];
 };
 
 inline CubeMemories& cube_memories() {

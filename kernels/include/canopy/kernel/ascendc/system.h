@@ -64,13 +64,22 @@ __aicore__ inline int64_t GetTaskRation() { return GetTaskRatio(); }
 
 __aicore__ inline constexpr int16_t GetDataBlockSizeInBytes() { return ONE_BLK_SIZE; }
 
-// The A2 answers 0 to both: its UB size is a fixed 192 KiB, not a runtime property.
+// The A2 answers 0 to these: its UB size is a fixed 192 KiB, not a runtime property, and it has no
+// vector registers. The 950 answers its TOTAL_UB_SIZE and VECTOR_REG_WIDTH (asc-devkit
+// kernel_operator_sys_var_intf.h), and at run time the block's Unified Buffer.
+#if __NPU_ARCH__ == 3510
+__aicore__ inline constexpr uint32_t GetUBSizeInBytes() { return TOTAL_UB_SIZE; }
+__aicore__ inline uint32_t GetRuntimeUBSize() { return uint32_t(canopy::kernel::current_block().ub_bytes); }
+__aicore__ inline constexpr uint32_t GetVecLen() { return VECTOR_REG_WIDTH; }
+#else
 __aicore__ inline constexpr uint32_t GetUBSizeInBytes() { return 0; }
 __aicore__ inline uint32_t GetRuntimeUBSize() { return 0; }
 __aicore__ inline constexpr uint32_t GetVecLen() { return 0; }
+#endif
 
-// The A2's version register: 2201.
-__aicore__ inline void GetArchVersion(uint32_t& coreVersion) { coreVersion = 0x2201; }
+// The version register: 0x2201 on the A2; 0x3510 on the 950 by the same pattern (not taken from
+// CANN, whose get_arch_ver() value for the 950 Canopy does not know).
+__aicore__ inline void GetArchVersion(uint32_t& coreVersion) { coreVersion = __NPU_ARCH__ == 3510 ? 0x3510 : 0x2201; }
 
 // The system counter, which on the A2 runs at 50 MHz: kernels divide differences by 50 for
 // microseconds, so the steady clock is scaled to that rate.

@@ -11,11 +11,17 @@
 #include "canopy/kernel/block.h"
 
 #include "canopy/kernel/ascendc/qualifiers.h"
+#include "canopy/soc.h"
 
-// The modelled part is an Atlas A2 (arch 2201); kernel sources select their A2 code paths with it.
+// The part the kernel is built for: canopy-asc defines __NPU_ARCH__ from --npu-arch (2201, Atlas A2,
+// or 3510, Ascend 950); sources compiled otherwise are Atlas A2 kernels. Kernel sources select
+// their code paths with it, and the kernel API's memory sizes are that part's (canopy/soc.h). The
+// kernels of one program are built for one part.
 #ifndef __NPU_ARCH__
 #define __NPU_ARCH__ 2201
 #endif
+static_assert(canopy::soc::find_part(__NPU_ARCH__) != nullptr,
+              "__NPU_ARCH__ names no part Canopy models: 2201 (Atlas A2, dav-2201) or 3510 (Ascend 950, dav-3510)");
 
 // A kernel parameter that points into global memory.
 #define GM_ADDR __gm__ uint8_t*
@@ -170,12 +176,18 @@ const uint64_t FULL_MASK = 0xffffffffffffffff;
 const int32_t DEFAULT_C0_SIZE = 32;
 const int32_t DEFAULT_BLOCK_SIZE = 256;
 const int32_t ONE_BYTE_BIT_SIZE = 8;
-const uint32_t TOTAL_L0A_SIZE = 64 * 1024;
-const uint32_t TOTAL_L0B_SIZE = 64 * 1024;
-const int32_t TOTAL_VEC_LOCAL_SIZE = 184 * 1024;
-const uint32_t TOTAL_UB_SIZE = 192 * 1024;
-const uint32_t TOTAL_L1_SIZE = 512 * 1024 - 128;
-const uint32_t TOTAL_L0C_SIZE = 128 * 1024;
+// The part the kernel is built for (__NPU_ARCH__), whose sizes follow.
+static constexpr const canopy::soc::Part& BUILT_PART = *canopy::soc::find_part(__NPU_ARCH__);
+const uint32_t TOTAL_L0A_SIZE = uint32_t(BUILT_PART.l0a_bytes);
+const uint32_t TOTAL_L0B_SIZE = uint32_t(BUILT_PART.l0b_bytes);
+const int32_t TOTAL_VEC_LOCAL_SIZE = int32_t(BUILT_PART.vec_local_bytes);
+const uint32_t TOTAL_UB_SIZE = uint32_t(BUILT_PART.ub_bytes);
+const uint32_t TOTAL_L1_SIZE = uint32_t(BUILT_PART.kernel_l1_bytes);
+const uint32_t TOTAL_L0C_SIZE = uint32_t(BUILT_PART.l0c_bytes);
+#if __NPU_ARCH__ == 3510
+// A vector register's bytes (GetVecLen()), on the register-based parts only, as in CANN.
+const uint32_t VECTOR_REG_WIDTH = BUILT_PART.vector_length_bytes;
+#endif
 const uint32_t CACHE_LINE_SIZE = 64;
 const int32_t BYTE_PER_FRACTAL = 512;
 const int32_t FULL_MASK_LEN = 128;
@@ -196,17 +208,16 @@ const uint32_t ONE_BLK_HALF_NUM = ONE_BLK_SIZE / B16_BYTE_SIZE;
 const uint32_t ONE_BLK_FLOAT_NUM = ONE_BLK_SIZE / B32_BYTE_SIZE;
 constexpr size_t RESERVED_WORKSPACE = 16 * 1024 * 1024;
 
-// Capacities of the modelled core (Atlas A2), as CANN's CPU model of dav-2201 sizes them
-// (asc-devkit impl/basic_api/utils/kernel_utils_mode_cpu.h, bufferInitLen) and the Ascend910B
-// platform files list them ([AICoreSpec] l1_size, l0_a_size, l0_b_size, l0_c_size, bt_size; the
-// fixpipe buffer is fb0_size + fb1_size + fb2_size + fb3_size = 2 + 1 + 2 + 2 KiB). The UB size is
-// the launch's (current_block().ub_bytes, 192 KiB by default: ub_size).
-constexpr std::size_t L1_BYTES = 512 * 1024;
-constexpr std::size_t L0A_BYTES = 64 * 1024;
-constexpr std::size_t L0B_BYTES = 64 * 1024;
-constexpr std::size_t L0C_BYTES = 128 * 1024;
-constexpr std::size_t BIAS_TABLE_BYTES = 1024;          // C2: Mmad's bias row
-constexpr std::size_t FIXPIPE_BUFFER_BYTES = 7 * 1024;  // C2PIPE2GM: Fixpipe's quantization words
+// Capacities of a core of the part the kernel is built for, as its platform files list them
+// ([AICoreSpec] l1_size, l0_a_size, l0_b_size, l0_c_size, bt_size; the fixpipe buffer is fb0_size +
+// fb1_size + fb2_size + fb3_size: 7 KiB on the A2, 6 KiB on the 950; canopy/soc.h). The UB size is
+// the launch's (current_block().ub_bytes: the modelled part's ub_size by default).
+constexpr std::size_t L1_BYTES = BUILT_PART.l1_bytes;
+constexpr std::size_t L0A_BYTES = BUILT_PART.l0a_bytes;
+constexpr std::size_t L0B_BYTES = BUILT_PART.l0b_bytes;
+constexpr std::size_t L0C_BYTES = BUILT_PART.l0c_bytes;
+constexpr std::size_t BIAS_TABLE_BYTES = BUILT_PART.bias_table_bytes;  // C2: Mmad's bias row
+constexpr std::size_t FIXPIPE_BUFFER_BYTES = BUILT_PART.fixpipe_bytes;  // C2PIPE2GM: Fixpipe's quantization words
 
 // The physical memory behind a logical position (the A2 mapping).
 constexpr Hardware GetPhyType(TPosition position) {

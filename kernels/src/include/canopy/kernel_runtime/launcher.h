@@ -25,9 +25,11 @@ struct LaunchPlan {
     bool cooperative;               // all blocks at once, one thread each (SyncAll)
     KernelCores cores;              // the cores of each block
     const void* symbol = nullptr;   // the kernel's address, for the exception callbacks
+    std::uint32_t npu_arch = 0;     // the part the kernel is built for (0: not known)
 };
 
-// Enqueues the launch as one operation of `stream`. A block that raises a KernelFault (or leaves a
+// Enqueues the launch as one operation of `stream`; throws OperationError(ACL_ERROR_RT_SOC_VERSION)
+// naming both parts when the kernel is built for another part than the modelled SoC's. A block that raises a KernelFault (or leaves a
 // deferred fault, or throws) stops the launch and fails the operation with
 // OperationError(code, "kernel <name> block <i>/<n>: <message>"). At most the device's vector-core
 // limit (aclrtSetDeviceResLimit) of blocks run at once; aclrtStreamStop / Abort stop the launch

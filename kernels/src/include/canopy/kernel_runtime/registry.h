@@ -23,6 +23,7 @@ struct RegisteredKernel {
     const KernelRegistration* registration = nullptr;
     bool cooperative = false;
     KernelCores cores;  // set by the registration or by CANOPY_KERNEL_CORES after it
+    std::uint32_t npu_arch = 0;  // the part it is built for (0: not known)
     std::atomic<bool> alive{true};
     // The aclrtGetFuncBySymbol handle made for it, so that asking again returns the same handle.
     std::atomic<void*> symbol_handle{nullptr};
@@ -73,6 +74,9 @@ public:
     // The cores of each block of the kernel at this address (one AIV when it is not registered).
     KernelCores cores(const void* symbol) const;
     void set_cores(const void* symbol, KernelCores cores);
+    // The __NPU_ARCH__ the kernel at this address is built for when that is not the modelled SoC's
+    // part (canopy/soc.h), else 0 (also for a kernel that is not registered).
+    std::uint32_t foreign_arch(const void* symbol) const;
 
     // What canopy-core-link inferred for a kernel compiled per core type, keyed by its AIV entry
     // (one AIV, not cooperative, when none is registered).
@@ -96,6 +100,7 @@ private:
     std::unordered_map<const void*, SplitTraits> core_splits_;
     std::atomic<int> cooperative_count_{0};
     std::atomic<int> typed_count_{0};  // kernels whose blocks are not one AIV
+    std::atomic<int> foreign_count_{0};  // kernels built for another part than the modelled one
 };
 
 std::string demangled(const std::type_info& type);
