@@ -22,6 +22,11 @@
 #include "canopy/engine/stream.h"
 #include "handle_table.h"
 
+namespace canopy::engine {
+struct Label;
+struct LabelList;
+}  // namespace canopy::engine
+
 namespace canopy::api {
 
 // A failing call throws Error inside call(); call() turns it into the return code and the text.
@@ -85,10 +90,8 @@ std::underlying_type_t<Enum> raw_value(const Enum& value) {
 struct KernelFunction;
 struct KernelBinary;
 struct KernelArgs;
-// Notifies (notify.cpp) and labels (label.cpp).
+// Notifies (notify.cpp).
 struct Notify;
-struct Label;
-struct LabelList;
 // Model runtime instances built task by task (model_build.cpp).
 struct Model;
 struct TaskGroup;
@@ -118,8 +121,8 @@ struct State {
     HandleTable<KernelBinary, HandleTag::binary> binaries;
     HandleTable<KernelArgs, HandleTag::args> kernel_args;
     HandleTable<Notify, HandleTag::notify> notifies;
-    HandleTable<Label, HandleTag::label> labels;
-    HandleTable<LabelList, HandleTag::label_list> label_lists;
+    HandleTable<engine::Label, HandleTag::label> labels;  // label.cpp
+    HandleTable<engine::LabelList, HandleTag::label_list> label_lists;
     HandleTable<Model, HandleTag::model> models;
     HandleTable<TaskGroup, HandleTag::task_group> task_groups;
     HandleTable<CondHandle, HandleTag::cond_handle> cond_handles;
@@ -209,8 +212,6 @@ extern std::atomic<int> running_captures;
 inline bool captures_running() { return running_captures.load(std::memory_order_acquire) != 0; }
 // Whether the stream records into a capture (its own or one it joined).
 bool capturing(const engine::Stream& stream);
-// A stream being destroyed in the middle of a task group update: the update is dropped.
-void drop_task_update(engine::Stream& stream);
 // aclrtMemcpy, aclrtMemset, aclrtMemcpy2d and asynchronous copies of pageable memory, which CANN
 // calls unsafe during a capture: ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT when the calling thread's
 // capture mode forbids them (aclmdlRICaptureThreadExchangeMode).

@@ -31,6 +31,7 @@ struct TaskGroup;
 // A stream between aclmdlRICaptureTaskUpdateBegin and End: what it is given replaces a task group.
 struct GroupUpdate final : engine::TaskRecorder {
     void record(engine::Operation&& operation) override { operations.push_back(std::move(operation)); }
+    void detach(engine::Stream& stream) override;
     std::shared_ptr<TaskGroup> group;
     std::shared_ptr<engine::CapturedGraph> graph;
     std::vector<engine::Operation> operations;
@@ -81,6 +82,8 @@ struct CaptureMember final : engine::TaskRecorder {
     CaptureMember(Capture& capture, engine::Stream& stream, void* handle, std::vector<std::size_t> frontier)
         : capture(capture), stream(&stream), handle(handle), frontier(std::move(frontier)) {}
     void record(engine::Operation&& operation) override;
+    // A capturing stream is destroyed only by its device's reset: the capture is left as it is.
+    void detach(engine::Stream&) override {}
 
     Capture& capture;
     engine::Stream* stream;
@@ -344,13 +347,12 @@ void CaptureMember::record(engine::Operation&& operation) {
 
 bool capturing(const engine::Stream& stream) { return member_of(stream) != nullptr; }
 
-void drop_task_update(engine::Stream& stream) {
-    auto* update = dynamic_cast<GroupUpdate*>(stream.recorder());
-    if (!update) return;
+// A stream destroyed in the middle of a task group update: the update is dropped.
+void GroupUpdate::detach(engine::Stream& stream) {
     stream.set_recorder(nullptr);
-    const std::shared_ptr<TaskGroup> group = update->group;
+    const std::shared_ptr<TaskGroup> group = this->group;
     std::lock_guard lock(group->mutex);
-    if (group->update.get() == update) {
+    if (group->update.get() == this) {
         group->update.reset();
         group->updating = nullptr;
         group->updating_handle = nullptr;
@@ -542,8 +544,6 @@ aclError aclmdlRICaptureBegin(aclrtStream stream, aclmdlRICaptureMode mode) {
         check_mode(mode, "mode");
         State& s = state();
         auto model = std::make_shared<Model>();
-        model->building = false;
-        model->captured = true;
         void* handle = s.models.add(model);
         try {
             begin(s, stream, model, handle, mode);
@@ -831,8 +831,6 @@ aclError aclmdlRIAddCondTask(aclmdlRICondTaskParams params, aclrtStream stream, 
         std::vector<void*> handles;
         for (uint32_t i = 0; i < params.size; ++i) {
             auto branch = std::make_shared<Model>();
-            branch->building = false;
-            branch->captured = true;
             branch->branch = true;
             handles.push_back(s.models.add(branch));
             branches.push_back(std::move(branch));
