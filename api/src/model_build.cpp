@@ -27,14 +27,14 @@ engine::ModelStream& recording_stream(State& state, aclrtStream stream, std::uni
     return *recording;
 }
 
-namespace {
-
 std::shared_ptr<Model> model_handle(State& state, aclmdlRI handle) {
     require(handle, "modelRI");
     std::shared_ptr<Model> model = state.models.share(handle);
     if (!model) fail(ACL_ERROR_RT_INVALID_HANDLE, "modelRI " + describe(handle) + " is not a live model runtime instance");
     return model;
 }
+
+namespace {
 
 // The stream's binding to the model, if the model is built task by task and the stream is bound
 // to it; `lock` holds the model's mutex once it is built task by task.
