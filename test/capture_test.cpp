@@ -1,4 +1,4 @@
-// Stream capture and replay (api/src/capture.cpp, engine/src/captured_graph.cpp): what a capture
+// Stream capture and replay (engine/src/capture.cpp, engine/src/captured_graph.cpp): what a capture
 // records and never runs, fork and join through events, replays with exact results, the capture
 // modes on several threads, every error of the capture calls, task group updates, conditional
 // tasks, external events, replays on two streams and destroying a model while it runs.
@@ -373,6 +373,32 @@ TEST_CASE("capture errors: a stream that joined and did not join back fails the 
     CHECK_ACL(aclmdlRIExecuteAsync(model, origin));
     CHECK_ACL(aclrtSynchronizeStream(origin));
     CHECK(calls.load() == 1);
+    CHECK_ACL(aclmdlRIDestroy(model));
+}
+
+TEST_CASE("the default stream, named NULL, joins a capture by waiting and leaves it at the end") {
+    Runtime runtime;
+    Stream origin;
+    Event forked(ACL_EVENT_SYNC), joined(ACL_EVENT_SYNC);
+    std::atomic<int> calls{0};
+    REQUIRE_ACL(aclmdlRICaptureBegin(origin, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+    CHECK_ACL(aclrtRecordEvent(forked, origin));
+    CHECK_ACL(aclrtStreamWaitEvent(nullptr, forked));
+    CHECK(status_of(nullptr) == ACL_MODEL_RI_CAPTURE_STATUS_ACTIVE);
+    CHECK_ACL(aclrtLaunchHostFunc(nullptr, count_call, &calls));
+    CHECK_ACL(aclrtRecordEvent(joined, nullptr));
+    CHECK_ACL(aclrtStreamWaitEvent(origin, joined));
+    aclmdlRI model = nullptr;
+    REQUIRE_ACL(aclmdlRICaptureEnd(origin, &model));
+    CHECK(status_of(nullptr) == ACL_MODEL_RI_CAPTURE_STATUS_NONE);
+    CHECK(calls.load() == 0);
+    CHECK_ACL(aclmdlRIExecuteAsync(model, origin));
+    CHECK_ACL(aclrtSynchronizeStream(origin));
+    CHECK(calls.load() == 1);
+    // The default stream runs its work again.
+    CHECK_ACL(aclrtLaunchHostFunc(nullptr, count_call, &calls));
+    CHECK_ACL(aclrtSynchronizeStream(nullptr));
+    CHECK(calls.load() == 2);
     CHECK_ACL(aclmdlRIDestroy(model));
 }
 

@@ -151,3 +151,28 @@ TEST_CASE("labels and models check their arguments and states") {
     CHECK_ACL_CODE(aclrtDestroyLabel(label), ACL_ERROR_RT_INVALID_HANDLE);
     REQUIRE_ACL(aclrtFree(index));
 }
+
+TEST_CASE("a bound stream that is destroyed leaves its model, which still runs what it recorded") {
+    Runtime runtime;
+    std::atomic<int> counter{0};
+    aclmdlRI model = nullptr;
+    REQUIRE_ACL(aclmdlRIBuildBegin(&model, 0));
+    {
+        Stream bound(0, ACL_STREAM_PERSISTENT);
+        REQUIRE_ACL(aclmdlRIBindStream(model, bound, ACL_MODEL_STREAM_FLAG_HEAD));
+        REQUIRE_ACL(launch_increment(bound, counter));
+        REQUIRE_ACL(aclmdlRIEndTask(model, bound));
+    }  // destroyed while bound
+    REQUIRE_ACL(aclmdlRIBuildEnd(model, nullptr));
+    CHECK(counter.load() == 0);
+    // Streams made now (one may take the destroyed stream's place in memory) are not bound to it.
+    for (int i = 0; i < 4; ++i) {
+        Stream fresh(0, ACL_STREAM_PERSISTENT);
+        CHECK_ACL_CODE(aclmdlRIUnbindStream(model, fresh), ACL_ERROR_RT_STREAM_MODEL);
+        REQUIRE_ACL(launch_increment(fresh, counter));  // runs
+        REQUIRE_ACL(aclmdlRIExecuteAsync(model, fresh));
+        REQUIRE_ACL(aclrtSynchronizeStream(fresh));
+    }
+    CHECK(counter.load() == 8);
+    REQUIRE_ACL(aclmdlRIDestroy(model));
+}

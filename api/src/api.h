@@ -22,6 +22,12 @@
 #include "canopy/engine/stream.h"
 #include "handle_table.h"
 
+namespace canopy::engine {
+struct Label;
+struct LabelList;
+struct TaskGroup;
+}  // namespace canopy::engine
+
 namespace canopy::api {
 
 // A failing call throws Error inside call(); call() turns it into the return code and the text.
@@ -85,13 +91,10 @@ std::underlying_type_t<Enum> raw_value(const Enum& value) {
 struct KernelFunction;
 struct KernelBinary;
 struct KernelArgs;
-// Notifies (notify.cpp) and labels (label.cpp).
+// Notifies (notify.cpp).
 struct Notify;
-struct Label;
-struct LabelList;
-// Model runtime instances built task by task (model_build.cpp).
+// Model runtime instances (model_build.cpp) and conditions (capture.cpp).
 struct Model;
-struct TaskGroup;
 struct CondHandle;
 
 struct State {
@@ -118,10 +121,10 @@ struct State {
     HandleTable<KernelBinary, HandleTag::binary> binaries;
     HandleTable<KernelArgs, HandleTag::args> kernel_args;
     HandleTable<Notify, HandleTag::notify> notifies;
-    HandleTable<Label, HandleTag::label> labels;
-    HandleTable<LabelList, HandleTag::label_list> label_lists;
+    HandleTable<engine::Label, HandleTag::label> labels;  // label.cpp
+    HandleTable<engine::LabelList, HandleTag::label_list> label_lists;
     HandleTable<Model, HandleTag::model> models;
-    HandleTable<TaskGroup, HandleTag::task_group> task_groups;
+    HandleTable<engine::TaskGroup, HandleTag::task_group> task_groups;  // capture.cpp
     HandleTable<CondHandle, HandleTag::cond_handle> cond_handles;
 };
 
@@ -204,13 +207,8 @@ std::vector<void*> stream_handles(State& state, const std::function<bool(const e
 void check_peer_access(State& state, const engine::Device* dst, const engine::Device* src);
 
 // Stream capture (capture.cpp).
-// Captures running in the process: while there are none, the event calls take their usual path.
-extern std::atomic<int> running_captures;
-inline bool captures_running() { return running_captures.load(std::memory_order_acquire) != 0; }
 // Whether the stream records into a capture (its own or one it joined).
 bool capturing(const engine::Stream& stream);
-// A stream being destroyed in the middle of a task group update: the update is dropped.
-void drop_task_update(engine::Stream& stream);
 // aclrtMemcpy, aclrtMemset, aclrtMemcpy2d and asynchronous copies of pageable memory, which CANN
 // calls unsafe during a capture: ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT when the calling thread's
 // capture mode forbids them (aclmdlRICaptureThreadExchangeMode).
@@ -219,14 +217,5 @@ void refuse_unsafe_during_capture(const char* what);
 // invalidates its capture; so does synchronizing a device with a capture running.
 void refuse_capturing_stream(const engine::Stream& stream, const char* what);
 void refuse_device_sync_during_capture(const engine::Device& device);
-// Event records, waits and resets that a capture takes (true) instead of the stream: on a
-// capturing stream, or, for a wait, on a stream that joins a capture by waiting.
-bool capture_record(State& state, engine::Stream& stream, aclrtEvent event, bool external);
-// A wait with a timeout (seconds, aclrtStreamWaitEventWithFlag) is taken by a capture too: on a
-// wait for an event recorded outside the capture the replay applies it; a wait for an event the
-// capture recorded is an edge between tasks of the same replay, which has no timer.
-bool capture_wait(State& state, engine::Stream& stream, aclrtStream handle, aclrtEvent event, bool external,
-                  std::uint32_t timeout_s = 0);
-bool capture_reset(State& state, engine::Stream& stream, aclrtEvent event);
 
 }  // namespace canopy::api

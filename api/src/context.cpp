@@ -50,7 +50,10 @@ void destroy_context(State& s, aclrtContext context, engine::Context& target) {
         notify_stream_state(handle, ACL_RT_STREAM_STATE_DESTROY_PRE);
         // Before the streams wait for their work (and for the calls of other threads using them).
         const PinScope only_here;
-        if (engine::Stream* stream = s.streams.reach(handle)) s.runtime.reports().forget(*stream);
+        if (engine::Stream* stream = s.streams.reach(handle)) {
+            s.runtime.reports().forget(*stream);
+            stream->release_recorder();
+        }
     }
     // Closed first, so that no stream is made in it from here on; freed after its streams.
     const std::shared_ptr<engine::Context> owned = s.contexts.remove(context);

@@ -62,7 +62,10 @@ void release_device_objects(State& state, engine::Device& device, const char* en
         // Not pinned past this: a thread destroying one of these streams holds its context's pin
         // until the stream is gone, and the reset waits for that pin below.
         const PinScope only_here;
-        if (engine::Stream* stream = state.streams.reach(handle)) state.runtime.reports().forget(*stream);
+        if (engine::Stream* stream = state.streams.reach(handle)) {
+            state.runtime.reports().forget(*stream);
+            stream->release_recorder();
+        }
     }
     // Waits for notifies or values that will not come any more fail, so that the streams can go.
     engine::WaitList::begin_device_reset(device, ACL_ERROR_RT_STREAM_ABORT, std::string(ending) + " while the wait was pending");

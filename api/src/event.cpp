@@ -1,5 +1,6 @@
 // Events: record, cross-stream wait, synchronize, query, timing.
 #include "api.h"
+#include "canopy/engine/capture.h"
 
 namespace canopy::api {
 
@@ -82,7 +83,7 @@ void record_event(aclrtEvent event, aclrtStream stream, bool external) {
     State& s = state();
     engine::Event& target = event_handle(s, event, "event");
     engine::Stream& recording = target_stream(s, stream, "stream");
-    if ((recording.recorder() || captures_running()) && capture_record(s, recording, event, external)) return;
+    if ((recording.recorder() || engine::captures_running()) && engine::capture_record(recording, target, external)) return;
     target.record(recording);
 }
 
@@ -90,7 +91,7 @@ void wait_event(aclrtStream stream, aclrtEvent event, bool external, uint32_t ti
     State& s = state();
     engine::Event& target = event_handle(s, event, "event");
     engine::Stream& waiting = target_stream(s, stream, "stream");
-    if ((waiting.recorder() || captures_running()) && capture_wait(s, waiting, stream, event, external, timeout)) return;
+    if ((waiting.recorder() || engine::captures_running()) && engine::capture_wait(waiting, target, external, timeout)) return;
     if (timeout != 0) {
         fail(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "timeout " + std::to_string(timeout) +
                                                    ": Canopy's event waits outside a capture have no time limit; pass 0");
@@ -119,7 +120,7 @@ aclError aclrtResetEvent(aclrtEvent event, aclrtStream stream) {
         State& s = state();
         engine::Event& target = event_handle(s, event, "event");
         engine::Stream& resetting = target_stream(s, stream, "stream");
-        if (resetting.recorder() && capture_reset(s, resetting, event)) return;
+        if (resetting.recorder() && engine::capture_reset(resetting, target)) return;
         target.reset(resetting);
     });
 }

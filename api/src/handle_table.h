@@ -151,11 +151,17 @@ public:
 
     // The handle of a live object, or nullptr.
     void* handle_of(const T* object) const {
+        return find_handle([object](const T& live) { return &live == object; });
+    }
+    // The handle of the first live object for which `match` holds (under the table's lock: it must
+    // not call the table), or nullptr.
+    template <class Match>
+    void* find_handle(Match match) const {
         std::lock_guard lock(mutex_);
         for (std::uint32_t index = 0; index < size_; ++index) {
             const Slot& slot = slot_at(index);
             const std::uint64_t word = slot.word.load(std::memory_order_relaxed);
-            if (!(word & closed) && slot.object.get() == object) return encode(index, generation_of(word));
+            if (!(word & closed) && match(*slot.object)) return encode(index, generation_of(word));
         }
         return nullptr;
     }

@@ -1,8 +1,9 @@
 // Labels: positions in the task list of a stream bound to a model that is being built
 // (aclrtSetLabel), gathered in lists (aclrtCreateLabelList) that a switch task (aclrtSwitchLabelByIndex)
 // indexes with a value read from device memory when the model runs: execution continues after the
-// chosen label, on the label's stream, and the switching stream's later tasks are skipped. Labels
-// have no meaning outside a model, as in CANN (aclrtSetLabel needs a bound stream).
+// chosen label, on the label's stream, and the switching stream's later tasks are skipped (the
+// engine's canopy/engine/model.h runs them). Labels have no meaning outside a model, as in CANN
+// (aclrtSetLabel needs a bound stream).
 #include "canopy/engine/detail/checked.h"
 #include "canopy/engine/memory.h"
 #include "model_build.h"
@@ -13,16 +14,16 @@ namespace {
 
 constexpr std::size_t max_labels_per_list = 65535;
 
-std::shared_ptr<Label> label_handle(State& state, aclrtLabel handle, const std::string& argument) {
+std::shared_ptr<engine::Label> label_handle(State& state, aclrtLabel handle, const std::string& argument) {
     if (!handle) fail(ACL_ERROR_INVALID_PARAM, argument + " is NULL");
-    std::shared_ptr<Label> label = state.labels.share(handle);
+    std::shared_ptr<engine::Label> label = state.labels.share(handle);
     if (!label) fail(ACL_ERROR_RT_INVALID_HANDLE, argument + " " + describe(handle) + " is not a live label");
     return label;
 }
 
-std::shared_ptr<LabelList> label_list_handle(State& state, aclrtLabelList handle) {
+std::shared_ptr<engine::LabelList> label_list_handle(State& state, aclrtLabelList handle) {
     require(handle, "labelList");
-    std::shared_ptr<LabelList> list = state.label_lists.share(handle);
+    std::shared_ptr<engine::LabelList> list = state.label_lists.share(handle);
     if (!list) fail(ACL_ERROR_RT_INVALID_HANDLE, "labelList " + describe(handle) + " is not a live label list");
     return list;
 }
@@ -41,7 +42,7 @@ aclError aclrtCreateLabel(aclrtLabel* label) {
         require(label, "label");
         State& s = state();
         current_context(s);
-        *label = s.labels.add(std::make_shared<Label>());
+        *label = s.labels.add(std::make_shared<engine::Label>());
     });
 }
 
@@ -57,15 +58,15 @@ aclError aclrtDestroyLabel(aclrtLabel label) {
 aclError aclrtSetLabel(aclrtLabel label, aclrtStream stream) {
     return call("aclrtSetLabel", [&] {
         State& s = state();
-        std::shared_ptr<Label> target = label_handle(s, label, "label");
+        std::shared_ptr<engine::Label> target = label_handle(s, label, "label");
         require(stream, "stream");
         std::unique_lock<std::mutex> model_lock;
-        ModelStream& recording = recording_stream(s, stream, model_lock);
+        engine::ModelStream& recording = recording_stream(s, stream, model_lock);
         std::lock_guard lock(target->mutex);
         if (target->stream) fail(ACL_ERROR_INVALID_PARAM, "label " + describe(label) + " is already set on a stream");
         target->stream = &recording;
         target->position = recording.tasks.size();
-        recording.tasks.push_back(ModelTask{ModelTask::Kind::label, {}, nullptr, nullptr, 0});
+        recording.tasks.push_back(engine::ModelTask{engine::ModelTask::Kind::label});
     });
 }
 
@@ -76,7 +77,7 @@ aclError aclrtCreateLabelList(aclrtLabel* labels, size_t num, aclrtLabelList* la
         if (num == 0 || num > max_labels_per_list)
             fail(ACL_ERROR_INVALID_PARAM, "num " + std::to_string(num) + " is outside (0, 65535]");
         State& s = state();
-        auto list = std::make_shared<LabelList>();
+        auto list = std::make_shared<engine::LabelList>();
         for (std::size_t i = 0; i < num; ++i) list->labels.push_back(label_handle(s, labels[i], "labels[" + std::to_string(i) + "]"));
         *labelList = s.label_lists.add(std::move(list));
     });
@@ -94,7 +95,7 @@ aclError aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtLabelList la
     return call("aclrtSwitchLabelByIndex", [&] {
         require(ptr, "ptr");
         State& s = state();
-        std::shared_ptr<LabelList> list = label_list_handle(s, labelList);
+        std::shared_ptr<engine::LabelList> list = label_list_handle(s, labelList);
         if (maxValue == 0 || maxValue > list->labels.size()) {
             fail(ACL_ERROR_INVALID_PARAM, "maxValue " + std::to_string(maxValue) + " is outside [1, " +
                                               std::to_string(list->labels.size()) + "], the labels of labelList");
@@ -108,9 +109,12 @@ aclError aclrtSwitchLabelByIndex(void* ptr, uint32_t maxValue, aclrtLabelList la
             fail(ACL_ERROR_INVALID_PARAM, "ptr " + describe(ptr) + " is not 4-byte aligned");
         require(stream, "stream");
         std::unique_lock<std::mutex> model_lock;
-        ModelStream& recording = recording_stream(s, stream, model_lock);
-        recording.tasks.push_back(ModelTask{ModelTask::Kind::switch_by_index, {}, std::move(list),
-                                            static_cast<const std::uint32_t*>(ptr), maxValue});
+        engine::ModelStream& recording = recording_stream(s, stream, model_lock);
+        engine::ModelTask task{engine::ModelTask::Kind::switch_by_index};
+        task.labels = std::move(list);
+        task.index = static_cast<const std::uint32_t*>(ptr);
+        task.max_value = maxValue;
+        recording.tasks.push_back(std::move(task));
     });
 }
 

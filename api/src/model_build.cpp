@@ -1,33 +1,22 @@
 // Model runtime instances built task by task: aclmdlRIBuildBegin, aclmdlRIBindStream (a persistent
 // stream whose enqueued work is then recorded instead of run), aclmdlRIEndTask, aclmdlRIBuildEnd,
 // aclmdlRIExecuteAsync, aclmdlRIExecute, aclmdlRIUnbindStream, aclmdlRIDestroy, and the stream
-// tasks aclrtActiveStream and aclrtSwitchStream. Executing a model enqueues one operation on the
-// executing stream; it runs the tasks of each head stream in order, then of each stream activated
-// (the NPU runs them side by side; one after the other is one of its orders: an activated stream
-// runs after the one that activated it has ended), and follows label switches (label.cpp).
+// tasks aclrtActiveStream and aclrtSwitchStream: their checks and errors, over the engine's built
+// models (canopy/engine/model.h), which record the bound streams' work and run it.
 // Captured models (capture.cpp) share the handles, execution and destruction.
 #include "model_build.h"
-
-#include <deque>
 
 #include "canopy/engine/failure.h"
 #include "canopy/engine/memory.h"
 
 namespace canopy::api {
 
-void ModelStream::record(engine::Operation&& operation) {
-    std::lock_guard lock(model.mutex);
-    if (!model.building || ended) {
-        throw engine::OperationError(ACL_ERROR_RT_STREAM_MODEL,
-                                     std::string("the stream is bound to a model whose ") +
-                                         (model.building ? "tasks on it have ended (aclmdlRIEndTask)" : "build has ended (aclmdlRIBuildEnd)"));
-    }
-    tasks.push_back(ModelTask{ModelTask::Kind::operation, std::move(operation), nullptr, nullptr, 0});
-}
+static_assert(static_cast<int>(engine::Comparison::equal) == ACL_RT_EQUAL &&
+              static_cast<int>(engine::Comparison::less_or_equal) == ACL_RT_LESS_OR_EQUAL);
 
-ModelStream& recording_stream(State& state, aclrtStream stream, std::unique_lock<std::mutex>& lock) {
+engine::ModelStream& recording_stream(State& state, aclrtStream stream, std::unique_lock<std::mutex>& lock) {
     engine::Stream& target = target_stream(state, stream, "stream");
-    auto* recording = dynamic_cast<ModelStream*>(target.recorder());
+    engine::ModelStream* recording = engine::ModelStream::of(target);
     if (!recording)
         fail(ACL_ERROR_RT_STREAM_MODEL, "stream " + describe(stream) + " is not bound to a model runtime instance (aclmdlRIBindStream)");
     lock = std::unique_lock(recording->model.mutex);
@@ -38,8 +27,6 @@ ModelStream& recording_stream(State& state, aclrtStream stream, std::unique_lock
     return *recording;
 }
 
-namespace {
-
 std::shared_ptr<Model> model_handle(State& state, aclmdlRI handle) {
     require(handle, "modelRI");
     std::shared_ptr<Model> model = state.models.share(handle);
@@ -47,104 +34,38 @@ std::shared_ptr<Model> model_handle(State& state, aclmdlRI handle) {
     return model;
 }
 
-ModelStream* bound_stream(Model& model, void* handle) {
-    for (auto& bound : model.streams)
-        if (bound->handle == handle && bound->stream) return bound.get();
-    return nullptr;
-}
+namespace {
 
-void unbind(ModelStream& bound) {
-    if (bound.stream) bound.stream->set_recorder(nullptr);
-    bound.stream = nullptr;
-}
-
-template <class T>
-bool compare(const void* left, const void* right, aclrtCondition condition) {
-    const T a = *static_cast<const T*>(left);
-    const T b = *static_cast<const T*>(right);
-    switch (condition) {
-        case ACL_RT_EQUAL: return a == b;
-        case ACL_RT_NOT_EQUAL: return a != b;
-        case ACL_RT_GREATER: return a > b;
-        case ACL_RT_GREATER_OR_EQUAL: return a >= b;
-        case ACL_RT_LESS: return a < b;
-        case ACL_RT_LESS_OR_EQUAL: return a <= b;
-    }
-    return false;
-}
-
-// Runs a stream's tasks from `position`, following label switches (which may continue on another
-// bound stream: the switch stops the current one); streams it activates join `activated`.
-void run_tasks(ModelStream* stream, std::size_t position, engine::OpRun& run, std::deque<ModelStream*>& activated) {
-    while (position < stream->tasks.size()) {
-        ModelTask& task = stream->tasks[position];
-        switch (task.kind) {
-            case ModelTask::Kind::operation:
-                task.operation.work(run);
-                ++position;
-                break;
-            case ModelTask::Kind::label: ++position; break;
-            case ModelTask::Kind::activate:
-                activated.push_back(task.target);
-                ++position;
-                break;
-            case ModelTask::Kind::switch_stream:
-                if (task.wide ? compare<std::int64_t>(task.left, task.right, task.condition)
-                              : compare<std::int32_t>(task.left, task.right, task.condition)) {
-                    activated.push_back(task.target);
-                }
-                ++position;
-                break;
-            case ModelTask::Kind::switch_by_index: {
-                std::uint32_t index = *task.index;
-                // An index past the list goes to its last label, as on the device.
-                if (index >= task.max_value) index = task.max_value - 1;
-                Label& label = *task.labels->labels[index];
-                std::lock_guard lock(label.mutex);
-                if (!label.stream) {
-                    throw engine::OperationError(ACL_ERROR_RT_LABEL_CONTEXT,
-                                                 "label switch to index " + std::to_string(index) +
-                                                     ": that label was never set on a stream of the model (aclrtSetLabel)");
-                }
-                stream = label.stream;
-                position = label.position + 1;
-                break;
-            }
-        }
-    }
+// The stream's binding to the model, if the model is built task by task and the stream is bound
+// to it; `lock` holds the model's mutex once it is built task by task.
+engine::ModelStream* binding(const Model& model, const engine::Stream& stream, std::unique_lock<std::mutex>& lock) {
+    if (!model.built) return nullptr;
+    lock = std::unique_lock(model.built->mutex);
+    return model.built->bound(stream);
 }
 
 // Enqueues one execution of a model (built or captured) on `target`.
 void execute(const std::shared_ptr<Model>& model, aclmdlRI modelRI, engine::Stream& target, aclrtStream stream) {
-    if (model->captured) {
+    if (!model->built) {
         execute_captured(*model, modelRI, target, stream);
         return;
     }
     {
-        std::lock_guard lock(model->mutex);
-        if (model->building) {
+        std::lock_guard lock(model->built->mutex);
+        if (model->built->building) {
             fail(ACL_ERROR_RT_STREAM_MODEL, "modelRI " + describe(modelRI) + " is still being built (aclmdlRIBuildEnd)");
         }
-        if (bound_stream(*model, stream)) {
+        if (model->built->bound(target)) {
             fail(ACL_ERROR_RT_STREAM_MODEL, "stream " + describe(stream) + " is bound to the model it would execute");
         }
     }
-    target.enqueue(engine::Operation{engine::OpKind::kernel, 1, "model", [model](engine::OpRun& run) {
-                                         // A built model no longer changes: its tasks are read without the lock.
-                                         std::deque<ModelStream*> ready;
-                                         for (auto& bound : model->streams)
-                                             if (bound->head) ready.push_back(bound.get());
-                                         while (!ready.empty()) {
-                                             ModelStream* next = ready.front();
-                                             ready.pop_front();
-                                             run_tasks(next, 0, run, ready);
-                                         }
-                                     }});
+    engine::execute(model->built, target);
 }
 
 // The stream bound to the model `recording` belongs to under `handle` (model mutex held).
-ModelStream& bound_peer(ModelStream& recording, aclrtStream handle, const char* argument) {
-    ModelStream* peer = bound_stream(recording.model, handle);
+engine::ModelStream& bound_peer(engine::ModelStream& recording, const engine::Stream& stream, aclrtStream handle,
+                                const char* argument) {
+    engine::ModelStream* peer = recording.model.bound(stream);
     if (!peer) {
         fail(ACL_ERROR_RT_STREAM_MODEL, std::string(argument) + " " + describe(handle) +
                                             " is not bound to the model that the task's stream is bound to");
@@ -167,7 +88,9 @@ aclError aclmdlRIBuildBegin(aclmdlRI* modelRI, uint32_t flag) {
         if (flag != 0) fail(ACL_ERROR_INVALID_PARAM, "flag " + std::to_string(flag) + " must be 0 (reserved)");
         State& s = state();
         current_context(s);
-        *modelRI = s.models.add(std::make_shared<Model>());
+        auto model = std::make_shared<Model>();
+        model->built = std::make_shared<engine::BuiltModel>();
+        *modelRI = s.models.add(std::move(model));
     });
 }
 
@@ -185,11 +108,12 @@ aclError aclmdlRIBindStream(aclmdlRI modelRI, aclrtStream stream, uint32_t flag)
             fail(ACL_ERROR_INVALID_PARAM, "stream " + describe(stream) +
                                               " was not created with ACL_STREAM_PERSISTENT (aclrtCreateStreamWithConfig)");
         }
-        std::lock_guard lock(model->mutex);
-        if (!model->building) fail(ACL_ERROR_RT_STREAM_MODEL, "modelRI " + describe(modelRI) + ": its build has ended");
+        if (!model->built) fail(ACL_ERROR_RT_STREAM_MODEL, "modelRI " + describe(modelRI) + ": its build has ended");
+        engine::BuiltModel& built = *model->built;
+        std::lock_guard lock(built.mutex);
+        if (!built.building) fail(ACL_ERROR_RT_STREAM_MODEL, "modelRI " + describe(modelRI) + ": its build has ended");
         if (target.recorder()) fail(ACL_ERROR_RT_STREAM_MODEL, "stream " + describe(stream) + " is already bound to a model");
-        model->streams.push_back(std::make_unique<ModelStream>(*model, stream, target, flag == ACL_MODEL_STREAM_FLAG_HEAD));
-        target.set_recorder(model->streams.back().get());
+        built.bind(target, flag == ACL_MODEL_STREAM_FLAG_HEAD);
     });
 }
 
@@ -197,11 +121,11 @@ aclError aclmdlRIEndTask(aclmdlRI modelRI, aclrtStream stream) {
     return call("aclmdlRIEndTask", [&] {
         State& s = state();
         std::shared_ptr<Model> model = model_handle(s, modelRI);
-        target_stream(s, stream, "stream");
-        std::lock_guard lock(model->mutex);
-        ModelStream* bound = bound_stream(*model, stream);
+        engine::Stream& target = target_stream(s, stream, "stream");
+        std::unique_lock<std::mutex> lock;
+        engine::ModelStream* bound = binding(*model, target, lock);
         if (!bound) fail(ACL_ERROR_RT_STREAM_MODEL, "stream " + describe(stream) + " is not bound to modelRI " + describe(modelRI));
-        if (!model->building) fail(ACL_ERROR_RT_STREAM_MODEL, "modelRI " + describe(modelRI) + ": its build has ended");
+        if (!model->built->building) fail(ACL_ERROR_RT_STREAM_MODEL, "modelRI " + describe(modelRI) + ": its build has ended");
         bound->ended = true;
     });
 }
@@ -211,9 +135,10 @@ aclError aclmdlRIBuildEnd(aclmdlRI modelRI, void* reserve) {
         if (reserve) fail(ACL_ERROR_INVALID_PARAM, "reserve must be NULL");
         State& s = state();
         std::shared_ptr<Model> model = model_handle(s, modelRI);
-        std::lock_guard lock(model->mutex);
-        if (!model->building) fail(ACL_ERROR_RT_STREAM_MODEL, "modelRI " + describe(modelRI) + ": its build has already ended");
-        model->building = false;
+        if (!model->built) fail(ACL_ERROR_RT_STREAM_MODEL, "modelRI " + describe(modelRI) + ": its build has already ended");
+        std::lock_guard lock(model->built->mutex);
+        if (!model->built->building) fail(ACL_ERROR_RT_STREAM_MODEL, "modelRI " + describe(modelRI) + ": its build has already ended");
+        model->built->building = false;
     });
 }
 
@@ -249,11 +174,11 @@ aclError aclmdlRIUnbindStream(aclmdlRI modelRI, aclrtStream stream) {
     return call("aclmdlRIUnbindStream", [&] {
         State& s = state();
         std::shared_ptr<Model> model = model_handle(s, modelRI);
-        target_stream(s, stream, "stream");
-        std::lock_guard lock(model->mutex);
-        ModelStream* bound = bound_stream(*model, stream);
+        engine::Stream& target = target_stream(s, stream, "stream");
+        std::unique_lock<std::mutex> lock;
+        engine::ModelStream* bound = binding(*model, target, lock);
         if (!bound) fail(ACL_ERROR_RT_STREAM_MODEL, "stream " + describe(stream) + " is not bound to modelRI " + describe(modelRI));
-        unbind(*bound);
+        engine::BuiltModel::unbind(*bound);
     });
 }
 
@@ -261,15 +186,13 @@ aclError aclmdlRIDestroy(aclmdlRI modelRI) {
     return call("aclmdlRIDestroy", [&] {
         State& s = state();
         std::shared_ptr<Model> model = model_handle(s, modelRI);
-        if (model->captured) {
+        if (!model->built) {
             destroy_captured(s, model, modelRI);
             return;
         }
         s.models.remove(modelRI);
         // Streams still bound run their work again; executions still queued keep the model alive.
-        std::lock_guard lock(model->mutex);
-        for (auto& bound : model->streams)
-            if (bound->stream && s.streams.reach(bound->handle) == bound->stream) unbind(*bound);
+        model->built->unbind_all();
     });
 }
 
@@ -277,12 +200,11 @@ aclError aclrtActiveStream(aclrtStream activeStream, aclrtStream stream) {
     return call("aclrtActiveStream", [&] {
         State& s = state();
         require(activeStream, "activeStream");
-        target_stream(s, activeStream, "activeStream");
+        const engine::Stream& active_target = target_stream(s, activeStream, "activeStream");
         std::unique_lock<std::mutex> model_lock;
-        ModelStream& recording = recording_stream(s, stream, model_lock);
-        ModelStream& active = bound_peer(recording, activeStream, "activeStream");
-        ModelTask task{ModelTask::Kind::activate, {}, nullptr, nullptr, 0};
-        task.target = &active;
+        engine::ModelStream& recording = recording_stream(s, stream, model_lock);
+        engine::ModelTask task{engine::ModelTask::Kind::activate};
+        task.target = &bound_peer(recording, active_target, activeStream, "activeStream");
         recording.tasks.push_back(std::move(task));
     });
 }
@@ -312,14 +234,14 @@ aclError aclrtSwitchStream(void* leftValue, aclrtCondition cond, void* rightValu
         check_value(rightValue, "rightValue");
         if (falseStream) fail(ACL_ERROR_INVALID_PARAM, "falseStream must be NULL (reserved)");
         require(trueStream, "trueStream");
-        target_stream(s, trueStream, "trueStream");
+        const engine::Stream& true_target = target_stream(s, trueStream, "trueStream");
         std::unique_lock<std::mutex> model_lock;
-        ModelStream& recording = recording_stream(s, stream, model_lock);
-        ModelTask task{ModelTask::Kind::switch_stream, {}, nullptr, nullptr, 0};
-        task.target = &bound_peer(recording, trueStream, "trueStream");
+        engine::ModelStream& recording = recording_stream(s, stream, model_lock);
+        engine::ModelTask task{engine::ModelTask::Kind::switch_stream};
+        task.target = &bound_peer(recording, true_target, trueStream, "trueStream");
         task.left = leftValue;
         task.right = rightValue;
-        task.condition = static_cast<aclrtCondition>(condition);
+        task.condition = static_cast<engine::Comparison>(condition);
         task.wide = type == ACL_RT_SWITCH_INT64;
         recording.tasks.push_back(std::move(task));
     });

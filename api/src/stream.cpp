@@ -75,7 +75,7 @@ void destroy_stream(State& state, aclrtStream stream, bool force) {
     // Callbacks waiting for a subscriber run here, so the stream's work (and a call of another
     // thread synchronizing it) can finish.
     state.runtime.reports().forget(found);
-    drop_task_update(found);  // an update begun on it and never ended
+    found.release_recorder();  // a model unbinds it, an update begun on it and never ended is dropped
     // Notify, value and replayed event waits parked on it fail, so that its work (and a call of
     // another thread synchronizing it) can finish.
     if (abandonment) engine::WaitList::abandon_stream(std::move(*abandonment), ACL_ERROR_RT_STREAM_ABORT, abandoned_message);

@@ -110,6 +110,11 @@ public:
     // (task_recorder.h); nullptr runs them again.
     void set_recorder(TaskRecorder* recorder) { recorder_.store(recorder, std::memory_order_release); }
     TaskRecorder* recorder() const { return recorder_.load(std::memory_order_acquire); }
+    // The stream is being destroyed: its recorder, if any, forgets it (a model unbinds it, a
+    // capture loses it, a task group update is dropped) and it records no more.
+    void release_recorder() {
+        if (TaskRecorder* recording = recorder()) recording->detach(*this);
+    }
 
     // Blocks until every operation enqueued so far has finished. Meanwhile the calling thread runs
     // the stream's own ready operations that no worker has taken yet (it would wait for them
