@@ -169,6 +169,8 @@ TEST_CASE("CANOPY_SOC_VERSION unset: the Ascend910B4, an Atlas A2 part") {
     CHECK(canopy::soc::find_part(3510) == &canopy::soc::ascend950);
     CHECK(canopy::soc::find_part(2201) == &canopy::soc::atlas_a2);
     CHECK(canopy::soc::find_part(2002) == nullptr);
+    CHECK(canopy::soc::models_part(3510));
+    CHECK_FALSE(canopy::soc::models_part(2002));
     CHECK(canopy::soc::ascend950.vector_length_bytes == 256);
     CHECK(canopy::soc::atlas_a2.vector_length_bytes == 0);
     CHECK(std::string(canopy::soc::find("Ascend950PR_9599")->part->arch) == "dav-3510");

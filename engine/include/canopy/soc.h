@@ -98,6 +98,15 @@ constexpr const Part* find_part(std::int64_t npu_arch) {
     return nullptr;
 }
 
+// Whether a part with this __NPU_ARCH__ is modelled (a bool, so that a static_assert on it draws no
+// -Waddress from g++ as a comparison of find_part's constant address would).
+constexpr bool models_part(std::int64_t npu_arch) {
+    for (const Part* part : parts) {
+        if (part->npu_arch == npu_arch) return true;
+    }
+    return false;
+}
+
 // The largest value of a Part's `field` over the parts.
 constexpr std::uint64_t largest(std::uint64_t Part::*field) {
     std::uint64_t result = 0;

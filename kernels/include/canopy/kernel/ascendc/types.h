@@ -20,7 +20,7 @@
 #ifndef __NPU_ARCH__
 #define __NPU_ARCH__ 2201
 #endif
-static_assert(canopy::soc::find_part(__NPU_ARCH__) != nullptr,
+static_assert(canopy::soc::models_part(__NPU_ARCH__),
               "__NPU_ARCH__ names no part Canopy models: 2201 (Atlas A2, dav-2201) or 3510 (Ascend 950, dav-3510)");
 
 // A kernel parameter that points into global memory.
