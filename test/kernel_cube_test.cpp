@@ -578,13 +578,9 @@ __global__ __cube__ void fixpipe_vector_quant_kernel(GM_ADDR nz, GM_ADDR words, 
     AscendC::Fixpipe<int8_t, float, AscendC::CFG_ROW_MAJOR>(gm, c, l1Words, params);
 }
 
-// The same per-column quantization with the words in the fixpipe buffer: copied there from L1, pointed
-// at by SetFixPipeConfig, and Fixpipe given no cbufWorkspace scales by them (catlass's per-channel
-// CopyL0CToGm). The scalar mode's deqScalar lands in the QUANT_PRE register and its ndNum (1) in
-// ND_PARA, which a DataCopy L0C -> GM then uses: the last `kFixN` bytes of `out` are columns
-// 0..kFixN-1 of row 0 scaled by it.
-__global__ __cube__ void fixpipe_configured_vector_quant_kernel(GM_ADDR nz, GM_ADDR words, GM_ADDR out) {
-    AscendC::LocalTensor<float> c = l0c_from<float>(nz);
+// Copies the 48 quantization words from GM to L1 and on to the fixpipe buffer, and points the FPC
+// register at them (SetFixPipeConfig), as catlass's per-channel epilogue does; returns the L1 copy.
+__aicore__ inline AscendC::LocalTensor<uint64_t> configure_fixpipe_words(GM_ADDR words) {
     AscendC::GlobalTensor<uint64_t> wordsGm;
     wordsGm.SetGlobalBuffer((__gm__ uint64_t*)words, 48);
     AscendC::LocalTensor<uint64_t> l1Words(AscendC::TPosition::C1, 0, 48);
@@ -594,6 +590,17 @@ __global__ __cube__ void fixpipe_configured_vector_quant_kernel(GM_ADDR nz, GM_A
     AscendC::DataCopy(fbWords, l1Words, AscendC::DataCopyParams(1, 48 * sizeof(uint64_t) / 128, 0, 0));
     AscendC::SetFixPipeConfig<uint64_t, false>(fbWords, false);
     AscendC::PipeBarrier<PIPE_FIX>();
+    return l1Words;
+}
+
+// The same per-column quantization with the words in the fixpipe buffer: copied there from L1, pointed
+// at by SetFixPipeConfig, and Fixpipe given no cbufWorkspace scales by them (catlass's per-channel
+// CopyL0CToGm). The scalar mode's deqScalar lands in the QUANT_PRE register and its ndNum (1) in
+// ND_PARA, which a DataCopy L0C -> GM then uses: the last `kFixN` bytes of `out` are columns
+// 0..kFixN-1 of row 0 scaled by it.
+__global__ __cube__ void fixpipe_configured_vector_quant_kernel(GM_ADDR nz, GM_ADDR words, GM_ADDR out) {
+    AscendC::LocalTensor<float> c = l0c_from<float>(nz);
+    configure_fixpipe_words(words);
     AscendC::GlobalTensor<int8_t> gm;
     gm.SetGlobalBuffer((__gm__ int8_t*)out, kFixM * kFixN + kFixN);
     AscendC::FixpipeParamsV220 params(kFixN, kFixM, kFixRows, kFixN, false, VQF322B8_PRE, 0, 1, 0, 0, 0);
@@ -614,15 +621,7 @@ __global__ __cube__ void fixpipe_configured_vector_quant_kernel(GM_ADDR nz, GM_A
 // the FPC register: a vector Fixpipe after it without words has none to scale by.
 __global__ __cube__ void fixpipe_vector_without_words_kernel(GM_ADDR nz, GM_ADDR words, GM_ADDR out) {
     AscendC::LocalTensor<float> c = l0c_from<float>(nz);
-    AscendC::GlobalTensor<uint64_t> wordsGm;
-    wordsGm.SetGlobalBuffer((__gm__ uint64_t*)words, 48);
-    AscendC::LocalTensor<uint64_t> l1Words(AscendC::TPosition::C1, 0, 48);
-    AscendC::DataCopy(l1Words, wordsGm, 48);
-    AscendC::PipeBarrier<PIPE_ALL>();
-    AscendC::LocalTensor<uint64_t> fbWords(AscendC::TPosition::C2PIPE2GM, 0, 48);
-    AscendC::DataCopy(fbWords, l1Words, AscendC::DataCopyParams(1, 48 * sizeof(uint64_t) / 128, 0, 0));
-    AscendC::SetFixPipeConfig<uint64_t, false>(fbWords, false);
-    AscendC::PipeBarrier<PIPE_FIX>();
+    AscendC::LocalTensor<uint64_t> l1Words = configure_fixpipe_words(words);
     AscendC::GlobalTensor<int8_t> gm;
     gm.SetGlobalBuffer((__gm__ int8_t*)out, kFixM * kFixN);
     AscendC::FixpipeParamsV220 params(kFixN, kFixM, kFixRows, kFixN, false, VQF322B8_PRE, 0, 1, 0, 0, 0);
