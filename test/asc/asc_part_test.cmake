@@ -1,8 +1,9 @@
 # The kernel compiler and the runtime on the two modelled parts (part_input.asc):
 #   cmake -DDRIVER=<canopy-asc> -DWORK=<scratch dir> -P asc_part_test.cmake
 # A kernel built with --npu-arch=dav-3510 sees the 950's macros and sizes and runs on a runtime that
-# models a 950 SoC (CANOPY_SOC_VERSION=Ascend950PR_9599); launched on an A2 runtime it fails,
-# naming both parts, and so does a dav-2201 kernel on a 950 runtime. The driver takes bisheng's
+# models a 950 SoC: the Ascend950PR_9599 when CANOPY_SOC_VERSION is unset (the program's kernels
+# choose the part), another when it names one. Launched on an A2 runtime it fails, naming both
+# parts, and so does a dav-2201 kernel on a 950 runtime. The driver takes bisheng's
 # per-core names of the 950 (dav-c310-vec) and refuses unmodelled architectures.
 cmake_minimum_required(VERSION 3.25)
 foreach(required DRIVER WORK)
@@ -64,10 +65,11 @@ endfunction()
 build(part_3510 --npu-arch=dav-3510)
 run(part_3510 Ascend950PR_9599 0 "[SUCCESS] part 3510")
 run(part_3510 Ascend950DT_9581 0 "[SUCCESS] part 3510")
-run(part_3510 "" 2 "[LAUNCH FAILED]" "kernel part_facts is built for dav-3510 (Ascend 950), but the runtime models Ascend910B4, a dav-2201 part (Atlas A2)")
+run(part_3510 "" 0 "[SUCCESS] part 3510" "soc Ascend950PR_9599")
+run(part_3510 Ascend910B4 2 "[LAUNCH FAILED]" "kernel part_facts is built for dav-3510 (Ascend 950), but the runtime models Ascend910B4, a dav-2201 part (Atlas A2)")
 
 build(part_2201 --npu-arch=dav-2201)
-run(part_2201 "" 0 "[SUCCESS] part 2201")
+run(part_2201 "" 0 "[SUCCESS] part 2201" "soc Ascend910B4")
 run(part_2201 Ascend950PR_9599 2 "[LAUNCH FAILED]" "kernel part_facts is built for dav-2201 (Atlas A2), but the runtime models Ascend950PR_9599, a dav-3510 part (Ascend 950)")
 
 # bisheng's per-core spelling of the 950's vector core.

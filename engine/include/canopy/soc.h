@@ -3,8 +3,9 @@
 // (__NPU_ARCH__, bisheng's --npu-arch): its per-core memories and vector length are the same on
 // every SoC of the part. Two parts: Atlas A2 (dav-2201) and Ascend 950 (dav-3510). A SoC is one
 // product of a part, with its own core counts, L2 and HBM; the runtime models one SoC, by default
-// the Ascend910B4, another when the environment names it (CANOPY_SOC_VERSION=Ascend910B1, for a
-// program that hard-codes the 910B1's 24 cube cores, or CANOPY_SOC_VERSION=Ascend950PR_9599).
+// the Ascend910B4 or the Ascend950PR_9599 as the program's kernels are built for the A2 or the 950,
+// another when the environment names it (CANOPY_SOC_VERSION=Ascend910B1, for a program that
+// hard-codes the 910B1's 24 cube cores).
 // A kernel is built for one part (canopy-asc --npu-arch) and launches only on a runtime that models
 // a SoC of that part.
 //
@@ -185,14 +186,22 @@ inline const char* unknown_request() {
     return requested != nullptr && *requested != '\0' && find(requested) == nullptr ? requested : nullptr;
 }
 
-// The modelled SoC, read from the environment once per process (an unknown name leaves the default).
+// The modelled SoC, chosen once per process, at its first use: the one CANOPY_SOC_VERSION names;
+// else, when the kernels the program has loaded are all built for one part (note_program_part), that
+// part's default SoC (the Ascend910B4 for dav-2201, the Ascend950PR_9599 for dav-3510), as a program
+// built for the 950 runs on a 950; else the Ascend910B4. The choice is libascendcl's, so that the
+// runtime and the host code's tiling answer for the same SoC; each module finds the model by its
+// name in its own copy of the table (addresses of the table differ between modules).
+__attribute__((visibility("default"))) const char* modelled_name();
 inline const Model& modelled() {
-    static const Model* const model = [] {
-        const Model* requested = find(std::getenv(environment_variable));
-        return requested != nullptr ? requested : &default_model;
-    }();
-    return *model;
+    static const Model& model = *find(modelled_name());
+    return model;
 }
+
+// Records that the program holds kernels built for the part with this __NPU_ARCH__ (each kernel
+// translation unit does, as it loads: canopy/kernel/launch.h). A kernel of another part than the one
+// chosen fails its launch naming both.
+__attribute__((visibility("default"))) void note_program_part(std::uint32_t npu_arch) noexcept;
 
 // The modelled SoC's part.
 inline const Part& modelled_part() { return *modelled().part; }

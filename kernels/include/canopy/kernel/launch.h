@@ -54,6 +54,17 @@ int __cudaPushCallConfiguration(Configuration&&...);
 #include <utility>
 
 #include "canopy/kernel/block.h"
+#include "canopy/soc.h"
+
+#ifdef __NPU_ARCH__
+// A translation unit built for a part (canopy-asc) notes it as the program loads, so that a runtime
+// not told which SoC to model (CANOPY_SOC_VERSION) models one of the part the program is built for.
+namespace canopy::kernel::detail {
+namespace {
+[[maybe_unused]] const bool program_part_noted = (soc::note_program_part(__NPU_ARCH__), true);
+}  // namespace
+}  // namespace canopy::kernel::detail
+#endif
 
 
 namespace canopy::kernel {
