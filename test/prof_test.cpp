@@ -83,6 +83,9 @@ TEST_CASE("configs are checked when created, started, stopped and destroyed") {
     CHECK(aclprofCreateConfig(device_zero, 1, ACL_AICORE_NONE, nullptr, 1ULL << 40) == nullptr);
     uint32_t twice[2] = {0, 0};
     CHECK(aclprofCreateConfig(twice, 2, ACL_AICORE_NONE, nullptr, ACL_PROF_TASK_TIME) == nullptr);
+    // A count far beyond its one-element list is refused before the list is read.
+    CHECK(aclprofCreateConfig(device_zero, UINT32_MAX, ACL_AICORE_NONE, nullptr, ACL_PROF_TASK_TIME) == nullptr);
+    CHECK(recent_error().find("deviceNums 4294967295 exceeds") != std::string::npos);
 
     aclprofConfig* config = aclprofCreateConfig(device_zero, 1, ACL_AICORE_ARITHMETIC_UTILIZATION, nullptr, task_and_tx);
     REQUIRE(config != nullptr);

@@ -4,8 +4,10 @@
 // msprof-shaped op_summary / op_statistic CSVs beside it.
 #include <sys/stat.h>
 
+#include <chrono>
 #include <cstdlib>
 #include <fstream>
+#include <future>
 #include <map>
 #include <set>
 #include <sstream>
@@ -265,6 +267,25 @@ TEST_CASE("mstx markers land on the stream's marker track and the calling thread
     CHECK(markers["domain mark"].at("cat") == "my_domain");
     CHECK(markers["domain mark"].at("tid") == markers["stream range"].at("tid"));
     CHECK(markers["domain mark"].at("tid") != id);  // beside the stream's operations, not among them
+}
+
+TEST_CASE("mstx calls that name a stream leave no hold on it behind: another thread destroys it at once") {
+    const Runtime runtime;
+    aclrtStream stream = nullptr;
+    REQUIRE_ACL(aclrtCreateStream(&stream));
+    mstxDomainHandle_t domain = mstxDomainCreateA("pins");
+    REQUIRE(domain != nullptr);
+    // More than a thread's pins: a call that kept its pin would abort the process on the way.
+    for (int i = 0; i < 200; ++i) {
+        mstxMarkA("mark", stream);
+        mstxRangeEnd(mstxRangeStartA("range", stream));
+        mstxDomainMarkA(domain, "domain mark", stream);
+        mstxDomainRangeEnd(domain, mstxDomainRangeStartA(domain, "domain range", stream));
+    }
+    mstxDomainDestroy(domain);
+    auto destroyed = std::async(std::launch::async, [stream] { return aclrtDestroyStream(stream); });
+    REQUIRE(destroyed.wait_for(std::chrono::seconds(30)) == std::future_status::ready);
+    CHECK(destroyed.get() == ACL_SUCCESS);
 }
 
 TEST_CASE("the trace option must name a file") {

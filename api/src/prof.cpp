@@ -117,13 +117,20 @@ const engine::Stream* marker_stream(aclrtStream stream, const char* argument) {
     return &stream_handle(state(), stream, argument);
 }
 
-const engine::Stream* mstx_stream(aclrtStream stream) {
-    if (!stream) return nullptr;
-    try {
-        return marker_stream(stream, "stream");
-    } catch (const Error&) {
-        return nullptr;
+// Runs `mark` with an mstx call's stream (nullptr for NULL or a handle that is not a live stream),
+// which stays alive until `mark` returns: the handle's pin is released then, as `call()` releases
+// its pins, since a pin left behind would outlive the call (and a thread holds only so many).
+template <class Mark>
+auto with_mstx_stream(aclrtStream stream, Mark&& mark) {
+    const PinScope pins;
+    const engine::Stream* resolved = nullptr;
+    if (stream) {
+        try {
+            resolved = marker_stream(stream, "stream");
+        } catch (const Error&) {
+        }
     }
+    return mark(resolved);
 }
 
 Stamp& live_stamp(Profiler& p, void* stamp) {
@@ -192,6 +199,12 @@ aclprofConfig* aclprofCreateConfig(uint32_t* deviceIdList, uint32_t deviceNums, 
         if ((dataTypeConfig & ~known_data_types) != 0) {
             fail(ACL_ERROR_INVALID_PARAM, "dataTypeConfig has unknown bits " +
                                               std::to_string(dataTypeConfig & ~known_data_types));
+        }
+        // Checked before the list is read: a count beyond the devices cannot name distinct devices,
+        // and the list it claims may be far shorter.
+        if (deviceNums > static_cast<std::uint32_t>(s.runtime.device_count())) {
+            fail(ACL_ERROR_INVALID_PARAM, "deviceNums " + std::to_string(deviceNums) + " exceeds the " +
+                                              std::to_string(s.runtime.device_count()) + " devices");
         }
         std::vector<std::uint32_t> devices(deviceIdList, deviceIdList + deviceNums);
         for (std::uint32_t i = 0; i < deviceNums; ++i) {
@@ -445,12 +458,12 @@ aclError aclprofRangeStop(uint32_t rangeId) {
 
 void mstxMarkA(const char* message, aclrtStream stream) {
     if (!message) return;
-    trace::mark("mstx", message, mstx_stream(stream));
+    with_mstx_stream(stream, [&](const engine::Stream* on) { trace::mark("mstx", message, on); });
 }
 
 mstxRangeId mstxRangeStartA(const char* message, aclrtStream stream) {
     if (!message) return MSTX_INVALID_ID;
-    return trace::range_start("mstx", message, mstx_stream(stream));
+    return with_mstx_stream(stream, [&](const engine::Stream* on) { return trace::range_start("mstx", message, on); });
 }
 
 void mstxRangeEnd(mstxRangeId id) {
@@ -481,7 +494,7 @@ void mstxDomainMarkA(mstxDomainHandle_t domain, const char* message, aclrtStream
         std::lock_guard lock(domain_mutex);
         name = domain->name;
     }
-    trace::mark(name.c_str(), message, mstx_stream(stream));
+    with_mstx_stream(stream, [&](const engine::Stream* on) { trace::mark(name.c_str(), message, on); });
 }
 
 mstxRangeId mstxDomainRangeStartA(mstxDomainHandle_t domain, const char* message, aclrtStream stream) {
@@ -491,7 +504,8 @@ mstxRangeId mstxDomainRangeStartA(mstxDomainHandle_t domain, const char* message
         std::lock_guard lock(domain_mutex);
         name = domain->name;
     }
-    return trace::range_start(name.c_str(), message, mstx_stream(stream));
+    return with_mstx_stream(stream,
+                            [&](const engine::Stream* on) { return trace::range_start(name.c_str(), message, on); });
 }
 
 void mstxDomainRangeEnd(mstxDomainHandle_t domain, mstxRangeId id) {
