@@ -98,6 +98,34 @@ TEST_CASE("the last registration on a stream wins; streams are separate") {
     REQUIRE_ACL(aclrtAllocatorDestroyDesc(desc_b));
 }
 
+TEST_CASE("registrations belong to the runtime: after aclFinalize and aclInit a new stream has none") {
+    Pool pool;
+    aclrtAllocatorDesc desc = full_desc(pool);
+    aclrtStream before = nullptr;
+    {
+        Runtime runtime;
+        REQUIRE_ACL(aclrtCreateStream(&before));
+        REQUIRE_ACL(aclrtAllocatorRegister(before, desc));
+        // Left registered: the runtime's end takes the registration with it.
+    }
+    Runtime runtime;
+    aclrtStream after = nullptr;
+    REQUIRE_ACL(aclrtCreateStream(&after));
+    // The new runtime's first stream may well reuse the handle of the old one.
+    INFO("before " << before << ", after " << after);
+    aclrtAllocatorDesc got_desc = nullptr;
+    aclrtAllocator allocator = nullptr;
+    aclrtAllocatorAllocFunc alloc = nullptr;
+    aclrtAllocatorFreeFunc free_block = nullptr;
+    aclrtAllocatorAllocAdviseFunc advise = nullptr;
+    aclrtAllocatorGetAddrFromBlockFunc address = nullptr;
+    CHECK_ACL_CODE(aclrtAllocatorGetByStream(after, &got_desc, &allocator, &alloc, &free_block, &advise, &address),
+                   ACL_ERROR_INVALID_PARAM);
+    CHECK(recent_error().find("has no registered allocator") != std::string::npos);
+    REQUIRE_ACL(aclrtDestroyStream(after));
+    REQUIRE_ACL(aclrtAllocatorDestroyDesc(desc));
+}
+
 TEST_CASE("allocator calls check their arguments") {
     Runtime runtime;
     Stream stream;

@@ -4,7 +4,9 @@
 // registration so that its own consumers (and the program, through aclrtAllocatorGetByStream) reach
 // the same callbacks. A registration keeps a copy of the descriptor's callbacks, so the descriptor
 // may be destroyed once registered.
+#include <iterator>
 #include <map>
+#include <memory>
 #include <set>
 
 #include "acl/acl_rt_allocator.h"
@@ -29,8 +31,7 @@ struct Registered {
 
 struct Allocators {
     std::mutex mutex;
-    std::set<AllocatorDesc*> descriptors;
-    std::map<void*, Registered> by_stream;  // by stream handle: a destroyed stream's handle never recurs
+    std::set<AllocatorDesc*> descriptors;  // descriptors outlive a runtime, as CANN's do
 };
 
 Allocators& allocators() {
@@ -55,6 +56,36 @@ void* stream_key(State& state, aclrtStream stream) {
     require(stream, "stream");
     stream_handle(state, stream, "stream");
     return stream;
+}
+
+}  // namespace
+
+// The runtime's registrations, by stream handle (a destroyed stream's handle never recurs within a
+// runtime). Read and written under the allocators' mutex.
+struct AllocatorRegistrations {
+    std::map<void*, Registered> by_stream;
+};
+
+namespace {
+
+AllocatorRegistrations& registrations(State& state) {
+    if (!state.allocator_registrations) state.allocator_registrations = std::make_shared<AllocatorRegistrations>();
+    return *state.allocator_registrations;
+}
+
+// Drops the registrations of streams destroyed since (a stream's destroy does not know of them), so
+// the table holds at most the live streams and the one being registered.
+void drop_destroyed_streams(State& state, AllocatorRegistrations& table) {
+    for (auto it = table.by_stream.begin(); it != table.by_stream.end();) {
+        const PinScope pins;
+        bool live = true;
+        try {
+            stream_handle(state, it->first, "stream");
+        } catch (const Error&) {
+            live = false;
+        }
+        it = live ? std::next(it) : table.by_stream.erase(it);
+    }
 }
 
 }  // namespace
@@ -132,7 +163,9 @@ aclError aclrtAllocatorRegister(aclrtStream stream, aclrtAllocatorDesc allocator
                 fail(ACL_ERROR_INVALID_PARAM,
                      "allocatorDesc has no get-address function (aclrtAllocatorSetGetAddrFromBlockFuncToDesc)");
             }
-            allocators().by_stream[key] = Registered{allocatorDesc, desc};
+            AllocatorRegistrations& table = registrations(s);
+            drop_destroyed_streams(s, table);
+            table.by_stream[key] = Registered{allocatorDesc, desc};
         });
     });
 }
@@ -150,8 +183,8 @@ aclError aclrtAllocatorGetByStream(aclrtStream stream, aclrtAllocatorDesc* alloc
         require(getAddrFromBlockFunc, "getAddrFromBlockFunc");
         State& s = state();
         void* key = stream_key(s, stream);
-        Allocators& table = allocators();
-        std::lock_guard lock(table.mutex);
+        std::lock_guard lock(allocators().mutex);
+        AllocatorRegistrations& table = registrations(s);
         auto it = table.by_stream.find(key);
         if (it == table.by_stream.end())
             fail(ACL_ERROR_INVALID_PARAM, "stream " + describe(stream) + " has no registered allocator (aclrtAllocatorRegister)");
@@ -169,9 +202,8 @@ aclError aclrtAllocatorUnregister(aclrtStream stream) {
     return call("aclrtAllocatorUnregister", [&] {
         State& s = state();
         void* key = stream_key(s, stream);
-        Allocators& table = allocators();
-        std::lock_guard lock(table.mutex);
-        if (table.by_stream.erase(key) == 0)
+        std::lock_guard lock(allocators().mutex);
+        if (registrations(s).by_stream.erase(key) == 0)
             fail(ACL_ERROR_INVALID_PARAM, "stream " + describe(stream) + " has no registered allocator (aclrtAllocatorRegister)");
     });
 }

@@ -77,6 +77,11 @@ struct State;
 // for host memory (memory.cpp).
 std::optional<engine::Allocation> allocation_of(State& state, const void* pointer, const char* argument);
 
+// Whether [pointer, pointer + count) lies in one range registered with aclrtHostRegister or
+// aclrtHostRegisterV2 (host_register.cpp): page-locked host memory, which copies need not treat as
+// pageable.
+bool registered_host_range(const void* pointer, std::size_t count);
+
 // A C caller may pass any integer where an enum is expected; loading a value outside the enum's
 // range through the C++ enum type is undefined (UBSan aborts on it), so checks read the bits.
 template <class Enum>
@@ -96,6 +101,8 @@ struct Notify;
 // Model runtime instances (model_build.cpp) and conditions (capture.cpp).
 struct Model;
 struct CondHandle;
+// Custom allocators registered per stream (allocator.cpp).
+struct AllocatorRegistrations;
 
 struct State {
     explicit State(const engine::RuntimeConfig& config)
@@ -126,6 +133,8 @@ struct State {
     HandleTable<Model, HandleTag::model> models;
     HandleTable<engine::TaskGroup, HandleTag::task_group> task_groups;  // capture.cpp
     HandleTable<CondHandle, HandleTag::cond_handle> cond_handles;
+    // The runtime's, so that a program that finalizes and initializes again starts with none.
+    std::shared_ptr<AllocatorRegistrations> allocator_registrations;  // allocator.cpp, under its mutex
 };
 
 // The state, or ACL_ERROR_UNINITIALIZE when aclInit has not been called.
