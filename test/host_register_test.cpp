@@ -1,7 +1,10 @@
 // Registered host memory (aclrtHostRegister, aclrtHostRegisterV2, aclrtHostGetDevicePointer,
 // aclrtHostUnregister) and managed memory (aclrtMemAllocManaged).
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
+#include <future>
+#include <vector>
 
 #include "support.h"
 
@@ -48,6 +51,28 @@ TEST_CASE("aclrtHostRegister registers pageable memory and returns its device ad
     CHECK_ACL_CODE(aclrtHostGetDevicePointer(host, &again, 0), ACL_ERROR_INVALID_PARAM);
     REQUIRE_ACL(aclrtHostUnregister(host));
     std::free(host);
+}
+
+TEST_CASE("a copy from registered host memory is page-locked: it is queued, not waited for") {
+    Runtime runtime;
+    std::vector<float> host(4096, 1.5f);
+    REQUIRE_ACL(aclrtHostRegisterV2(host.data(), host.size() * sizeof(float), ACL_HOST_REG_PINNED));
+    DeviceArray<float> device(host.size());
+    Stream stream;
+    Gate gate;
+    REQUIRE_ACL(gate.hold(stream));
+    // Pageable memory would be copied only once the stream drained, which the gate prevents.
+    auto enqueued = std::async(std::launch::async, [&] {
+        return aclrtMemcpyAsync(device.get(), device.bytes(), host.data(), host.size() * sizeof(float),
+                                ACL_MEMCPY_HOST_TO_DEVICE, stream);
+    });
+    const bool returned = enqueued.wait_for(std::chrono::seconds(30)) == std::future_status::ready;
+    gate.open();
+    REQUIRE(returned);
+    REQUIRE_ACL(enqueued.get());
+    REQUIRE_ACL(aclrtSynchronizeStream(stream));
+    CHECK(device.read() == host);
+    REQUIRE_ACL(aclrtHostUnregister(host.data()));
 }
 
 TEST_CASE("host registration checks its arguments") {

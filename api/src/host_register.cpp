@@ -57,6 +57,17 @@ void check_host_range(State& state, void* ptr, std::uint64_t size) {
 
 }  // namespace
 
+bool registered_host_range(const void* pointer, std::size_t count) {
+    const auto address = reinterpret_cast<std::uintptr_t>(pointer);
+    Registrations& table = registrations();
+    std::lock_guard lock(table.mutex);
+    auto it = table.ranges.upper_bound(address);
+    if (it == table.ranges.begin()) return false;
+    --it;
+    const std::uintptr_t offset = address - it->first;
+    return offset < it->second.size && count <= it->second.size - offset;
+}
+
 }  // namespace canopy::api
 
 using namespace canopy;

@@ -103,6 +103,12 @@ const char* direction(const Side& dst, const Side& src) {
     return src.device() ? (dst.device() ? "D2D" : "D2H") : (dst.device() ? "H2D" : "H2H");
 }
 
+// Host memory outside the runtime's allocations is pageable unless the program registered it
+// (page-locked, as CANN's driver makes it); a copy with a pageable side is synchronous.
+bool is_pageable(const Side& side, const void* pointer, std::size_t extent) {
+    return !side.allocation && !registered_host_range(pointer, extent);
+}
+
 CheckedCopy check_copy(State& state, void* dst, std::size_t destMax, const void* src, std::size_t count,
                        const aclrtMemcpyKind& kind_argument) {
     const int kind = raw_value(kind_argument);
@@ -124,8 +130,7 @@ CheckedCopy check_copy(State& state, void* dst, std::size_t destMax, const void*
     check_extent(src_side, src, count, "src");
     check_peer_access(state, dst_side.device() ? dst_side.allocation->device : nullptr,
                       src_side.device() ? src_side.allocation->device : nullptr);
-    const bool pageable = (!dst_side.allocation) || (!src_side.allocation);
-    return {dst != src, pageable, direction(dst_side, src_side)};
+    return {dst != src, is_pageable(dst_side, dst, count) || is_pageable(src_side, src, count), direction(dst_side, src_side)};
 }
 
 void check_memset(State& state, void* devPtr, std::size_t maxCount, std::size_t count) {
@@ -172,7 +177,8 @@ CheckedCopy check_copy_2d(State& state, void* dst, std::size_t dpitch, const voi
     check_extent(src_side, src, src_extent, "src");
     check_peer_access(state, dst_side.device() ? dst_side.allocation->device : nullptr,
                       src_side.device() ? src_side.allocation->device : nullptr);
-    return {true, !dst_side.allocation || !src_side.allocation, direction(dst_side, src_side)};
+    return {true, is_pageable(dst_side, dst, dst_extent) || is_pageable(src_side, src, src_extent),
+            direction(dst_side, src_side)};
 }
 
 void check_policy(const aclrtMemMallocPolicy& policy) {
