@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <random>
 #include <string>
 #include <vector>
@@ -407,6 +408,38 @@ TEST_CASE("the multi-core tiling covers the shape with base blocks the L0 and L1
         CHECK(t.depthA1 % t.stepKa == 0);
         CHECK(t.stepKa * t.baseK <= (t.singleCoreK + t.baseK - 1) / t.baseK * t.baseK);
     }
+}
+
+TEST_CASE("the multi-core tiling refuses shapes its 32-bit fields cannot hold, and answers large ones at once") {
+    using matmul_tiling::DataType;
+    auto* platform = platform_ascendc::PlatformAscendCManager::GetInstance();
+    REQUIRE(platform != nullptr);
+    auto tiling_of = [&](int m, int n, int k, AscendC::tiling::TCubeTiling& tiling) {
+        matmul_tiling::MultiCoreMatmulTiling api(*platform);
+        api.SetDim(20);
+        api.SetAType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DataType::DT_FLOAT16);
+        api.SetBType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DataType::DT_FLOAT16);
+        api.SetCType(matmul_tiling::TPosition::GM, matmul_tiling::CubeFormat::ND, DataType::DT_FLOAT);
+        api.SetOrgShape(m, n, k);
+        api.SetShape(m, n, k);
+        api.SetBufferSpace(-1, -1, -1);
+        return api.GetTiling(tiling);
+    };
+    AscendC::tiling::TCubeTiling tiling;
+    constexpr int most = std::numeric_limits<int32_t>::max();
+    CHECK(tiling_of(most, 256, 256, tiling) == -1);
+    CHECK(tiling_of(256, most, 256, tiling) == -1);
+    CHECK(tiling_of(256, 256, most, tiling) == -1);
+    // The largest shape that fits is tiled with positive blocks; choosing among the splits does not
+    // walk the blocks (it once took seconds for such shapes).
+    constexpr int large = most - 64;
+    REQUIRE(tiling_of(large, large, 1024, tiling) == 0);
+    CHECK(tiling.usedCoreNum > 0);
+    CHECK(tiling.singleCoreM > 0);
+    CHECK(tiling.singleCoreN > 0);
+    CHECK(tiling.baseM > 0);
+    CHECK(tiling.baseN > 0);
+    CHECK(tiling.baseK > 0);
 }
 
 TEST_CASE("the tiling's host and kernel forms hold the same 200 bytes; fixed splits and traversal are honoured") {

@@ -131,14 +131,11 @@ protected:
                     // 2. The compute intensity of the core's base blocks (multiply-adds per element
                     //    loaded), over CANN's basic block (128 x 256, or the fixed split).
                     const int64_t bm = fixBaseM_ > 0 ? fixBaseM_ : 128, bn = fixBaseN_ > 0 ? fixBaseN_ : 256;
-                    double macs = 0, loads = 0;
-                    for (int64_t r = 0; r < sm; r += bm) {
-                        for (int64_t c = 0; c < sn; c += bn) {
-                            const double h = double(std::min<int64_t>(bm, sm - r)), w = double(std::min<int64_t>(bn, sn - c));
-                            macs += h * w;
-                            loads += h + w;
-                        }
-                    }
+                    //    Summed over the blocks (h x w each, the last of a row or column short),
+                    //    the multiply-adds are sm * sn and the loads each row of blocks' heights
+                    //    once per column of blocks and each column's widths once per row.
+                    const double macs = double(sm) * sn;
+                    const double loads = double(detail::ceil_div(sn, bn)) * sm + double(detail::ceil_div(sm, bm)) * sn;
                     const double intensity = loads > 0 ? macs / loads : 0;
                     // 3. CANN's band ratio: the cores left along M and N weighted by the base block.
                     const double band = double(dim - mc) * bm + double(dim - nc) * bn;

@@ -22,6 +22,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <iostream>  // the samples print with std::cout after including only the tiling API
+#include <limits>
 #include <map>
 
 #include "adv_api/matmul/kernel_cube_tiling.h"
@@ -533,6 +534,15 @@ protected:
         if (singleM <= 0 || singleN <= 0 || singleK <= 0) {
             Report("the shape (SetShape / SetOrgShape) must be positive");
             return false;
+        }
+        // The tiling's fields are 32-bit: a dimension must still fit once aligned to a block.
+        constexpr int64_t largest = std::numeric_limits<int32_t>::max() - 64;
+        for (const int64_t dimension : {int64_t(orgM), int64_t(orgN), int64_t(orgKa), int64_t(orgKb)}) {
+            if (dimension > largest) {
+                Report("a dimension of the shape exceeds 2147483583, which the tiling's 32-bit fields cannot hold "
+                       "aligned");
+                return false;
+            }
         }
         if (singleM > orgM || singleN > orgN || singleK > std::max(orgKa, orgKb)) {
             Report("the shape (SetShape) exceeds the original shape (SetOrgShape)");
