@@ -1,36 +1,12 @@
 #pragma once
 // kernel_operator.h: the header Ascend C kernel sources include. Canopy's implementation of the
-// Ascend C kernel API (namespace AscendC) for kernels compiled with g++ and run block-parallel on a
-// CPU, each block with a modelled Unified Buffer and cube memories (L1, L0A, L0B, L0C).
-#include "canopy/kernel/ascendc/types.h"
-#include "canopy/kernel/ascendc/system.h"
-
-#include "canopy/kernel/ascendc/global_tensor.h"
-#include "canopy/kernel/ascendc/local_tensor.h"
-#include "canopy/kernel/ascendc/pipe.h"
-#include "canopy/kernel/ascendc/tbuf_pool.h"
-
-#include "canopy/kernel/ascendc/atomic.h"
-#include "canopy/kernel/ascendc/cache.h"
-#include "canopy/kernel/ascendc/data_copy.h"
-
-#include "canopy/kernel/ascendc/cast.h"
-#include "canopy/kernel/ascendc/reduce.h"
-#include "canopy/kernel/ascendc/vector_ops.h"
-#include "canopy/kernel/ascendc/compare.h"
-#include "canopy/kernel/ascendc/gather.h"
-#include "canopy/kernel/ascendc/sort.h"
-#include "canopy/kernel/ascendc/transpose.h"
-
-#include "canopy/kernel/ascendc/cube.h"
-
-#include "canopy/kernel/ascendc/debug.h"
-#include "canopy/kernel/ascendc/printf.h"
-#include "canopy/kernel/ascendc/sync.h"
-#include "canopy/kernel/ascendc/group_barrier.h"
-#include "canopy/kernel/ascendc/cross_core.h"
-
+// Ascend C kernel API (namespace AscendC), whose blocks run block-parallel on a CPU, each with a
+// modelled Unified Buffer and cube memories (L1, L0A, L0B, L0C). As CANN's, it is the basic API
+// (basic_api/kernel_basic_intf.h) and the advanced API (adv_api/kernel_api.h) together, with what
+// bisheng gives kernel sources without a header.
+#include "basic_api/kernel_basic_intf.h"
 #include "adv_api/kernel_api.h"
 
+#include "canopy/kernel/compiler_builtins.h"
 // Last: asm(...) in the kernel source itself raises the AI Core fault (inline_asm.h).
 #include "canopy/kernel/inline_asm.h"

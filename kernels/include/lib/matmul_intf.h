@@ -11,7 +11,7 @@
 #include <memory>
 
 #include "adv_api/matmul/matmul.h"
-#include "kernel_operator.h"
+#include "basic_api/kernel_basic_intf.h"
 
 // The kernel parameter that carries the system workspace (a marker for CANN's compiler).
 #ifndef __kfc_workspace__

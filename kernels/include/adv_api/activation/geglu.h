@@ -3,17 +3,18 @@
 // half and float computed in float.
 #include "adv_api/activation/geglu_tiling.h"
 #include "adv_api/activation/gelu.h"
-#include "adv_api/utils/adv_common.h"
+#include "canopy/adv/adv_common.h"
 
-namespace canopy::kernel::adv {
+namespace canopy::adv {
 template <typename T>
 inline void geglu(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src0,
                   const AscendC::LocalTensor<T>& src1, const AscendC::LocalTensor<uint8_t>* tmp, uint32_t calCount) {
     static_assert(is_half_or_float<T>, "GeGLU supports half and float");
-    binary_elementwise("GeGLU", "GetGeGLUMaxMinTmpSize", dst, src0, src1, tmp, sizes::geglu_min(sizeof(T)), calCount,
+    binary_elementwise("GeGLU", "GetGeGLUMaxMinTmpSize", dst, src0, src1, tmp,
+                       canopy::adv::live_nodes::min_bytes(canopy::adv::live_nodes::geglu, sizeof(T)), calCount,
                        [](const auto& a, const auto& b) { return a * gelu_tanh()(b); });
 }
-}  // namespace canopy::kernel::adv
+}  // namespace canopy::adv
 
 namespace AscendC {
 
@@ -21,22 +22,22 @@ template <typename T, bool isReuseSource = false>
 __aicore__ inline void GeGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
                              const LocalTensor<T>& srcTensor1, const LocalTensor<uint8_t>& sharedTmpBuffer,
                              uint32_t calCount) {
-    canopy::kernel::adv::geglu(dstTensor, srcTensor0, srcTensor1, &sharedTmpBuffer, calCount);
+    canopy::adv::geglu(dstTensor, srcTensor0, srcTensor1, &sharedTmpBuffer, calCount);
 }
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void GeGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
                              const LocalTensor<T>& srcTensor1, uint32_t calCount) {
-    canopy::kernel::adv::geglu(dstTensor, srcTensor0, srcTensor1, nullptr, calCount);
+    canopy::adv::geglu(dstTensor, srcTensor0, srcTensor1, nullptr, calCount);
 }
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void GeGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
                              const LocalTensor<T>& srcTensor1, const LocalTensor<uint8_t>& sharedTmpBuffer) {
-    canopy::kernel::adv::geglu(dstTensor, srcTensor0, srcTensor1, &sharedTmpBuffer, srcTensor0.GetSize());
+    canopy::adv::geglu(dstTensor, srcTensor0, srcTensor1, &sharedTmpBuffer, srcTensor0.GetSize());
 }
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void GeGLU(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor0,
                              const LocalTensor<T>& srcTensor1) {
-    canopy::kernel::adv::geglu(dstTensor, srcTensor0, srcTensor1, nullptr, srcTensor0.GetSize());
+    canopy::adv::geglu(dstTensor, srcTensor0, srcTensor1, nullptr, srcTensor0.GetSize());
 }
 
 }  // namespace AscendC

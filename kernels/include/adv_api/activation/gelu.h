@@ -6,36 +6,36 @@
 #include <cmath>
 
 #include "adv_api/activation/gelu_tiling.h"
-#include "adv_api/utils/adv_common.h"
+#include "canopy/adv/adv_common.h"
 
-namespace canopy::kernel::adv {
+namespace canopy::adv {
 inline auto gelu_tanh() {
     return [](const auto& x) {
         using S = typename std::decay_t<decltype(x)>::Scalar;
         return x / (S(1) + (S(-1.5957691216057308) * (x + S(0.044715) * x * x * x)).exp());
     };
 }
-}  // namespace canopy::kernel::adv
+}  // namespace canopy::adv
 
-#define CANOPY_ADV_GELU(Name, f)                                                                                   \
-    template <typename T, bool highPrecision = false, bool highPerformance = false>                               \
-    __aicore__ inline void Name(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,                    \
-                                const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t dataSize) {            \
-        static_assert(canopy::kernel::adv::is_half_or_float<T>, #Name " supports half and float");                \
-        canopy::kernel::adv::unary_elementwise(#Name, "GetGeluMaxMinTmpSize", dstLocal, srcLocal, &sharedTmpBuffer, \
-                                               canopy::kernel::adv::sizes::gelu_min(), dataSize, f);              \
-    }                                                                                                              \
-    template <typename T, bool highPrecision = false, bool highPerformance = false>                               \
-    __aicore__ inline void Name(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,                    \
-                                const uint32_t dataSize) {                                                         \
-        static_assert(canopy::kernel::adv::is_half_or_float<T>, #Name " supports half and float");                \
-        canopy::kernel::adv::unary_elementwise(#Name, "GetGeluMaxMinTmpSize", dstLocal, srcLocal, nullptr,         \
-                                               canopy::kernel::adv::sizes::gelu_min(), dataSize, f);              \
+#define CANOPY_ADV_GELU(Name, f)                                                                            \
+    template <typename T, bool highPrecision = false, bool highPerformance = false>                         \
+    __aicore__ inline void Name(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,             \
+                                const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t dataSize) {     \
+        static_assert(canopy::adv::is_half_or_float<T>, #Name " supports half and float");                  \
+        canopy::adv::unary_elementwise(#Name, "GetGeluMaxMinTmpSize", dstLocal, srcLocal, &sharedTmpBuffer, \
+                                       canopy::adv::sizes::gelu_min(), dataSize, f);                        \
+    }                                                                                                       \
+    template <typename T, bool highPrecision = false, bool highPerformance = false>                         \
+    __aicore__ inline void Name(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,             \
+                                const uint32_t dataSize) {                                                  \
+        static_assert(canopy::adv::is_half_or_float<T>, #Name " supports half and float");                  \
+        canopy::adv::unary_elementwise(#Name, "GetGeluMaxMinTmpSize", dstLocal, srcLocal, nullptr,          \
+                                       canopy::adv::sizes::gelu_min(), dataSize, f);                        \
     }
 
 namespace AscendC {
 
-CANOPY_ADV_GELU(Gelu, canopy::kernel::adv::gelu_tanh())
+CANOPY_ADV_GELU(Gelu, canopy::adv::gelu_tanh())
 CANOPY_ADV_GELU(FasterGelu, [](const auto& x) {
     using S = typename std::decay_t<decltype(x)>::Scalar;
     return x / (S(1) + (S(-1.702) * x).exp());

@@ -12,8 +12,8 @@ __aicore__ inline void LogSoftMax(const LocalTensor<T>& dst, const LocalTensor<T
                                   const LocalTensor<T>& src, const LocalTensor<uint8_t>& sharedTmpBuffer,
                                   const LogSoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
     static_assert(!isDataFormatNZ, "Canopy's LogSoftMax computes ND tiles");
-    static_assert(canopy::kernel::adv::is_half_or_float<T>, "LogSoftMax supports half and float");
-    namespace adv = canopy::kernel::adv;
+    static_assert(canopy::adv::is_half_or_float<T>, "LogSoftMax supports half and float");
+    namespace adv = canopy::adv;
     const char* api = "LogSoftMax";
     const adv::SoftmaxShape shape = adv::softmax_shape<T>(api, tiling, softmaxShapeInfo, true);
     adv::AdvancedCall call(api);

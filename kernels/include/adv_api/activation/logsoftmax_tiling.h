@@ -18,11 +18,11 @@ inline uint32_t GetLogSoftMaxMinTmpSize(const TensorShape srcShape, const uint32
 }
 inline void LogSoftMaxTilingFunc(const TensorShape srcShape, const uint32_t dataTypeSize,
                                  const uint32_t localWorkSpaceSize, AscendC::tiling::LogSoftMaxTiling& softmaxTiling) {
-    canopy_softmax::softmax_tiling(srcShape, dataTypeSize, localWorkSpaceSize, softmaxTiling);
+    canopy::adv::sizes::softmax_tiling(srcShape, dataTypeSize, localWorkSpaceSize, softmaxTiling);
 }
 inline void LogSoftMaxTilingFunc(const TensorShape srcShape, const uint32_t dataTypeSize,
                                  const uint32_t localWorkSpaceSize, optiling::LogSoftMaxTiling& softmaxTiling) {
-    canopy_softmax::softmax_tiling(srcShape, dataTypeSize, localWorkSpaceSize, softmaxTiling);
+    canopy::adv::sizes::softmax_tiling(srcShape, dataTypeSize, localWorkSpaceSize, softmaxTiling);
 }
 
 }  // namespace AscendC

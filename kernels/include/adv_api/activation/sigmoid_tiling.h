@@ -6,9 +6,9 @@
 
 #include "adv_api/utils/types.h"
 
-namespace canopy::kernel::adv::sizes {
+namespace canopy::adv::sizes {
 inline constexpr uint32_t sigmoid_min() { return 256; }
-}  // namespace canopy::kernel::adv::sizes
+}  // namespace canopy::adv::sizes
 
 namespace AscendC {
 
@@ -16,8 +16,8 @@ inline void GetSigmoidMaxMinTmpSize(const TensorShape& srcShape, const uint32_t 
                                     uint32_t& maxValue, uint32_t& minValue) {
     (void)isReuseSource;
     const auto inputSize = static_cast<uint32_t>(std::max<int64_t>(srcShape.GetShapeSize(), 0));
-    maxValue = std::max(inputSize * typeSize, canopy::kernel::adv::sizes::sigmoid_min());
-    minValue = canopy::kernel::adv::sizes::sigmoid_min();
+    maxValue = std::max(inputSize * typeSize, canopy::adv::sizes::sigmoid_min());
+    minValue = canopy::adv::sizes::sigmoid_min();
 }
 
 }  // namespace AscendC

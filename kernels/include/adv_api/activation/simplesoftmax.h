@@ -3,7 +3,7 @@
 // dst = e^(src - max) / sum, max and sum one 32-byte block per row, no reduction.
 #include "adv_api/activation/softmax_common.h"
 
-namespace canopy::kernel::adv {
+namespace canopy::adv {
 template <typename T, typename U, const AscendC::SoftmaxConfig& config>
 inline void simple_softmax(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& sum,
                            const AscendC::LocalTensor<U>& max, const AscendC::LocalTensor<T>& src,
@@ -30,7 +30,7 @@ inline void simple_softmax(const AscendC::LocalTensor<T>& dst, const AscendC::Lo
     const Eigen::ArrayXf total = read_reduced(sum_data, shape.m);
     write_rows(d, shape, RowMatrix((x.colwise() - m).exp().colwise() / total));
 }
-}  // namespace canopy::kernel::adv
+}  // namespace canopy::adv
 
 namespace AscendC {
 
@@ -39,8 +39,8 @@ template <typename T, bool isReuseSource = false, bool isBasicBlock = false, boo
 __aicore__ inline void SimpleSoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& inSumTensor,
                                      const LocalTensor<T>& inMaxTensor, const LocalTensor<T>& srcTensor,
                                      const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
-    canopy::kernel::adv::simple_softmax<T, T, config>(dstTensor, inSumTensor, inMaxTensor, srcTensor, nullptr, tiling,
-                                                      softmaxShapeInfo);
+    canopy::adv::simple_softmax<T, T, config>(dstTensor, inSumTensor, inMaxTensor, srcTensor, nullptr, tiling,
+                                              softmaxShapeInfo);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
           const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
@@ -48,8 +48,8 @@ __aicore__ inline void SimpleSoftMax(const LocalTensor<T>& dstTensor, const Loca
                                      const LocalTensor<T>& inMaxTensor, const LocalTensor<T>& srcTensor,
                                      const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
                                      const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
-    canopy::kernel::adv::simple_softmax<T, T, config>(dstTensor, inSumTensor, inMaxTensor, srcTensor, &sharedTmpBuffer,
-                                                      tiling, softmaxShapeInfo);
+    canopy::adv::simple_softmax<T, T, config>(dstTensor, inSumTensor, inMaxTensor, srcTensor, &sharedTmpBuffer, tiling,
+                                              softmaxShapeInfo);
 }
 
 }  // namespace AscendC

@@ -5,7 +5,7 @@
 // half sources are computed in float; the half-to-float form writes float statistics.
 #include "adv_api/activation/softmax_common.h"
 
-namespace canopy::kernel::adv {
+namespace canopy::adv {
 
 // dst = softmax(src); sum and max optional (null).
 template <typename T, typename U, bool isBasicBlock, const AscendC::SoftmaxConfig& config>
@@ -38,7 +38,7 @@ inline void softmax(const char* api, const AscendC::LocalTensor<T>& dst, const A
     if (max_data != nullptr) write_reduced(max_data, ex.max, per);
 }
 
-}  // namespace canopy::kernel::adv
+}  // namespace canopy::adv
 
 namespace AscendC {
 
@@ -48,8 +48,8 @@ __aicore__ inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTenso
                                const LocalTensor<T>& maxTensor, const LocalTensor<T>& srcTensor,
                                const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
     static_assert(!isDataFormatNZ, "Canopy's SoftMax computes ND tiles");
-    canopy::kernel::adv::softmax<T, T, isBasicBlock, config>("SoftMax", dstTensor, &sumTensor, &maxTensor, srcTensor, nullptr, tiling,
-                                               softmaxShapeInfo);
+    canopy::adv::softmax<T, T, isBasicBlock, config>("SoftMax", dstTensor, &sumTensor, &maxTensor, srcTensor, nullptr,
+                                                     tiling, softmaxShapeInfo);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
           const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
@@ -57,25 +57,25 @@ __aicore__ inline void SoftMax(const LocalTensor<half>& dstTensor, const LocalTe
                                const LocalTensor<float>& maxTensor, const LocalTensor<half>& srcTensor,
                                const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
     static_assert(!isDataFormatNZ, "Canopy's SoftMax computes ND tiles");
-    canopy::kernel::adv::softmax<half, float, isBasicBlock, config>("SoftMax", dstTensor, &sumTensor, &maxTensor, srcTensor, nullptr,
-                                                      tiling, softmaxShapeInfo);
+    canopy::adv::softmax<half, float, isBasicBlock, config>("SoftMax", dstTensor, &sumTensor, &maxTensor, srcTensor,
+                                                            nullptr, tiling, softmaxShapeInfo);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
           const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
 __aicore__ inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
                                const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
-    canopy::kernel::adv::softmax<T, T, isBasicBlock, config>("SoftMax", dstTensor, static_cast<const LocalTensor<T>*>(nullptr),
-                                               static_cast<const LocalTensor<T>*>(nullptr), srcTensor, nullptr, tiling,
-                                               softmaxShapeInfo);
+    canopy::adv::softmax<T, T, isBasicBlock, config>("SoftMax", dstTensor, static_cast<const LocalTensor<T>*>(nullptr),
+                                                     static_cast<const LocalTensor<T>*>(nullptr), srcTensor, nullptr,
+                                                     tiling, softmaxShapeInfo);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false,
           const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
 __aicore__ inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
                                const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
                                const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
-    canopy::kernel::adv::softmax<T, T, isBasicBlock, config>("SoftMax", dstTensor, static_cast<const LocalTensor<T>*>(nullptr),
-                                               static_cast<const LocalTensor<T>*>(nullptr), srcTensor,
-                                               &sharedTmpBuffer, tiling, softmaxShapeInfo);
+    canopy::adv::softmax<T, T, isBasicBlock, config>("SoftMax", dstTensor, static_cast<const LocalTensor<T>*>(nullptr),
+                                                     static_cast<const LocalTensor<T>*>(nullptr), srcTensor,
+                                                     &sharedTmpBuffer, tiling, softmaxShapeInfo);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
           const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
@@ -84,8 +84,8 @@ __aicore__ inline void SoftMax(const LocalTensor<T>& dstTensor, const LocalTenso
                                const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
                                const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
     static_assert(!isDataFormatNZ, "Canopy's SoftMax computes ND tiles");
-    canopy::kernel::adv::softmax<T, T, isBasicBlock, config>("SoftMax", dstTensor, &sumTensor, &maxTensor, srcTensor,
-                                               &sharedTmpBuffer, tiling, softmaxShapeInfo);
+    canopy::adv::softmax<T, T, isBasicBlock, config>("SoftMax", dstTensor, &sumTensor, &maxTensor, srcTensor,
+                                                     &sharedTmpBuffer, tiling, softmaxShapeInfo);
 }
 template <typename T, bool isReuseSource = false, bool isBasicBlock = false, bool isDataFormatNZ = false,
           const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
@@ -94,8 +94,8 @@ __aicore__ inline void SoftMax(const LocalTensor<half>& dstTensor, const LocalTe
                                const LocalTensor<uint8_t>& sharedTmpBuffer, const SoftMaxTiling& tiling,
                                const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
     static_assert(!isDataFormatNZ, "Canopy's SoftMax computes ND tiles");
-    canopy::kernel::adv::softmax<half, float, isBasicBlock, config>("SoftMax", dstTensor, &sumTensor, &maxTensor, srcTensor,
-                                                      &sharedTmpBuffer, tiling, softmaxShapeInfo);
+    canopy::adv::softmax<half, float, isBasicBlock, config>("SoftMax", dstTensor, &sumTensor, &maxTensor, srcTensor,
+                                                            &sharedTmpBuffer, tiling, softmaxShapeInfo);
 }
 
 // Rows whose max (the first element of its 32-byte block) has the bit pattern `from` get every
@@ -104,7 +104,7 @@ template <typename T1, typename T2, bool isDataFormatNZ = false, uint8_t stepSiz
 __aicore__ inline bool AdjustSoftMaxRes(const LocalTensor<T1>& softMaxRes, const LocalTensor<T2>& maxTensor,
                                         const uint32_t from, const T1 to, const SoftMaxShapeInfo& softmaxShapeInfo) {
     static_assert(!isDataFormatNZ, "Canopy's AdjustSoftMaxRes works on ND tiles");
-    namespace adv = canopy::kernel::adv;
+    namespace adv = canopy::adv;
     const uint32_t m = softmaxShapeInfo.srcM;
     const uint32_t k = softmaxShapeInfo.srcK;
     const uint32_t per = stepSizeMode == 0 ? adv::reduced_per_row<T2> : 1;

@@ -9,10 +9,10 @@
 #include "adv_api/activation/softmax_tiling.h"
 #include "adv_api/activation/softmax_tilingdata.h"
 #include "adv_api/activation/softmax_utils.h"
-#include "adv_api/utils/adv_common.h"
+#include "canopy/adv/adv_common.h"
 #include "canopy/kernel/ascendc/shape_info.h"
 
-namespace canopy::kernel::adv {
+namespace canopy::adv {
 
 using RowMatrix = Eigen::Array<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
@@ -111,4 +111,4 @@ inline Exponentials exponentials(const RowMatrix& x) {
     return result;
 }
 
-}  // namespace canopy::kernel::adv
+}  // namespace canopy::adv

@@ -9,10 +9,10 @@
 #include <vector>
 
 #include "adv_api/activation/softmax_tilingdata.h"
-#include "adv_api/utils/host_check.h"
 #include "adv_api/utils/types.h"
+#include "canopy/adv/host_check.h"
 
-namespace canopy::kernel::adv::sizes {
+namespace canopy::adv::sizes {
 
 inline constexpr uint32_t softmax_block_bytes = 32;
 inline constexpr uint32_t softmax_unit = 64;       // floats of reduction space
@@ -118,7 +118,7 @@ inline void copy_tiling(const Tiling& from, AscendC::tiling::SoftMaxTiling& to) 
     from.SaveToBuffer(&to, sizeof(to));
 }
 
-}  // namespace canopy::kernel::adv::sizes
+}  // namespace canopy::adv::sizes
 
 namespace AscendC {
 
@@ -126,47 +126,51 @@ namespace AscendC {
 
 inline uint32_t GetSoftMaxMaxTmpSize(const TensorShape& srcShape, const uint32_t dataTypeSize, const bool isReuseSource) {
     (void)isReuseSource;
-    namespace s = canopy::kernel::adv::sizes;
+    namespace s = canopy::adv::sizes;
     if (!s::softmax_shape_ok("GetSoftMaxMaxTmpSize", srcShape, dataTypeSize)) return 0;
     const s::RowsCols rc = s::rows_cols(srcShape);
     return rc.m * s::softmax_row_floats(rc.k, dataTypeSize) * 4;
 }
 inline uint32_t GetSoftMaxMinTmpSize(const TensorShape& srcShape, const uint32_t dataTypeSize, const bool isReuseSource) {
     (void)isReuseSource;
-    namespace s = canopy::kernel::adv::sizes;
+    namespace s = canopy::adv::sizes;
     if (!s::softmax_shape_ok("GetSoftMaxMinTmpSize", srcShape, dataTypeSize)) return 0;
     return s::softmax_row_floats(s::rows_cols(srcShape).k, dataTypeSize) * 4;
 }
-namespace canopy_softmax {
+}  // namespace AscendC
+
+namespace canopy::adv::sizes {
 template <class Tiling>
-inline void softmax_tiling(const TensorShape& srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
-                           Tiling& softmaxTiling) {
-    namespace s = canopy::kernel::adv::sizes;
+inline void softmax_tiling(const AscendC::TensorShape& srcShape, const uint32_t dataTypeSize,
+                           const uint32_t localWorkSpaceSize, Tiling& softmaxTiling) {
+    namespace s = canopy::adv::sizes;
     if (!s::softmax_shape_ok("SoftMaxTilingFunc", srcShape, dataTypeSize)) return;
     const s::RowsCols rc = s::rows_cols(srcShape);
     uint32_t baseM = s::rows_in(localWorkSpaceSize, s::softmax_row_floats(rc.k, dataTypeSize), rc.m);
     s::adjust_to_basic_block(baseM, rc.m, rc.k);
     s::fill_tiling(softmaxTiling, rc.m, rc.k, s::per_block(dataTypeSize), baseM);
 }
-}  // namespace canopy_softmax
+}  // namespace canopy::adv::sizes
+
+namespace AscendC {
 inline void SoftMaxTilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
                               AscendC::tiling::SoftMaxTiling& softmaxTiling) {
-    canopy_softmax::softmax_tiling(srcShape, dataTypeSize, localWorkSpaceSize, softmaxTiling);
+    canopy::adv::sizes::softmax_tiling(srcShape, dataTypeSize, localWorkSpaceSize, softmaxTiling);
 }
 inline void SoftMaxTilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
                               optiling::SoftMaxTiling& softmaxTiling) {
-    canopy_softmax::softmax_tiling(srcShape, dataTypeSize, localWorkSpaceSize, softmaxTiling);
+    canopy::adv::sizes::softmax_tiling(srcShape, dataTypeSize, localWorkSpaceSize, softmaxTiling);
 }
 
 inline bool IsBasicBlockInSoftMax(AscendC::tiling::SoftMaxTiling& tiling, const uint32_t dataTypeSize = 2) {
     (void)dataTypeSize;
-    return tiling.splitM % canopy::kernel::adv::sizes::softmax_basic_rows == 0 &&
-           tiling.srcK % canopy::kernel::adv::sizes::softmax_unit == 0 && tiling.srcK < 2048 && tiling.splitM > 0;
+    return tiling.splitM % canopy::adv::sizes::softmax_basic_rows == 0 &&
+           tiling.srcK % canopy::adv::sizes::softmax_unit == 0 && tiling.srcK < 2048 && tiling.splitM > 0;
 }
 inline bool IsBasicBlockInSoftMax(optiling::SoftMaxTiling& tiling, const uint32_t dataTypeSize = 2) {
     (void)dataTypeSize;
-    return tiling.splitM % canopy::kernel::adv::sizes::softmax_basic_rows == 0 &&
-           tiling.srcK % canopy::kernel::adv::sizes::softmax_unit == 0 && tiling.srcK < 2048 && tiling.splitM > 0;
+    return tiling.splitM % canopy::adv::sizes::softmax_basic_rows == 0 &&
+           tiling.srcK % canopy::adv::sizes::softmax_unit == 0 && tiling.srcK < 2048 && tiling.splitM > 0;
 }
 
 // ---- SoftmaxFlashV2 -------------------------------------------------------------------------------
@@ -175,10 +179,10 @@ inline uint32_t GetSoftMaxFlashV2MinTmpSize(const TensorShape& srcShape, const u
                                             const uint32_t dataTypeSize2, const bool isUpdate,
                                             const bool isBasicBlock = false, const bool isFlashOutputBrc = false) {
     (void)isUpdate;
-    namespace s = canopy::kernel::adv::sizes;
+    namespace s = canopy::adv::sizes;
     if (!s::softmax_shape_ok("GetSoftMaxFlashV2MinTmpSize", srcShape, dataTypeSize1)) return 0;
-    if (!canopy::kernel::adv::host_check(dataTypeSize2 == 2 || dataTypeSize2 == 4, "GetSoftMaxFlashV2MinTmpSize",
-                                         "dataTypeSize2 must be 2 (half) or 4 (float)."))
+    if (!canopy::adv::host_check(dataTypeSize2 == 2 || dataTypeSize2 == 4, "GetSoftMaxFlashV2MinTmpSize",
+                                 "dataTypeSize2 must be 2 (half) or 4 (float)."))
         return 0;
     const s::RowsCols rc = s::rows_cols(srcShape);
     return s::flashv2_min(rc.m, rc.k, dataTypeSize1, dataTypeSize2, isBasicBlock, isFlashOutputBrc);
@@ -188,7 +192,7 @@ inline uint32_t GetSoftMaxFlashV2MaxTmpSize(const TensorShape& srcShape, const u
                                             const bool isBasicBlock = false, const bool isFlashOutputBrc = false) {
     (void)isUpdate;
     (void)isFlashOutputBrc;
-    namespace s = canopy::kernel::adv::sizes;
+    namespace s = canopy::adv::sizes;
     if (!s::softmax_shape_ok("GetSoftMaxFlashV2MaxTmpSize", srcShape, dataTypeSize1)) return 0;
     s::RowsCols rc = s::rows_cols(srcShape);
     if (isBasicBlock && rc.k % s::softmax_unit == 0 && rc.m % s::softmax_basic_rows == 0) {
@@ -197,12 +201,14 @@ inline uint32_t GetSoftMaxFlashV2MaxTmpSize(const TensorShape& srcShape, const u
     }
     return rc.m * s::flashv2_row_floats(rc.k, dataTypeSize1, dataTypeSize2) * 4;
 }
-namespace canopy_softmax {
+}  // namespace AscendC
+
+namespace canopy::adv::sizes {
 template <class Tiling>
-inline void flash_v2_tiling(const TensorShape& srcShape, const uint32_t dataTypeSize1, const uint32_t dataTypeSize2,
-                            const uint32_t localWorkSpaceSize, Tiling& softmaxFlashTiling, const bool isBasicBlock,
-                            const bool isFlashOutputBrc) {
-    namespace s = canopy::kernel::adv::sizes;
+inline void flash_v2_tiling(const AscendC::TensorShape& srcShape, const uint32_t dataTypeSize1,
+                            const uint32_t dataTypeSize2, const uint32_t localWorkSpaceSize, Tiling& softmaxFlashTiling,
+                            const bool isBasicBlock, const bool isFlashOutputBrc) {
+    namespace s = canopy::adv::sizes;
     if (!s::softmax_shape_ok("SoftMaxFlashV2TilingFunc", srcShape, dataTypeSize1)) return;
     const s::RowsCols rc = s::rows_cols(srcShape);
     uint32_t baseM = 0;
@@ -217,22 +223,24 @@ inline void flash_v2_tiling(const TensorShape& srcShape, const uint32_t dataType
     if (baseM < rc.m && baseM > tile) baseM = baseM / tile * tile;
     s::fill_tiling(softmaxFlashTiling, rc.m, rc.k, s::per_block(dataTypeSize2), baseM);
 }
-}  // namespace canopy_softmax
+}  // namespace canopy::adv::sizes
+
+namespace AscendC {
 inline void SoftMaxFlashV2TilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize1,
                                      const uint32_t dataTypeSize2, const uint32_t localWorkSpaceSize,
                                      AscendC::tiling::SoftMaxTiling& softmaxFlashTiling, const bool isUpdate,
                                      const bool isBasicBlock = false, const bool isFlashOutputBrc = false) {
     (void)isUpdate;
-    canopy_softmax::flash_v2_tiling(srcShape, dataTypeSize1, dataTypeSize2, localWorkSpaceSize, softmaxFlashTiling,
-                                    isBasicBlock, isFlashOutputBrc);
+    canopy::adv::sizes::flash_v2_tiling(srcShape, dataTypeSize1, dataTypeSize2, localWorkSpaceSize, softmaxFlashTiling,
+                                        isBasicBlock, isFlashOutputBrc);
 }
 inline void SoftMaxFlashV2TilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize1,
                                      const uint32_t dataTypeSize2, const uint32_t localWorkSpaceSize,
                                      optiling::SoftMaxTiling& softmaxFlashTiling, const bool isUpdate,
                                      const bool isBasicBlock = false, const bool isFlashOutputBrc = false) {
     (void)isUpdate;
-    canopy_softmax::flash_v2_tiling(srcShape, dataTypeSize1, dataTypeSize2, localWorkSpaceSize, softmaxFlashTiling,
-                                    isBasicBlock, isFlashOutputBrc);
+    canopy::adv::sizes::flash_v2_tiling(srcShape, dataTypeSize1, dataTypeSize2, localWorkSpaceSize, softmaxFlashTiling,
+                                        isBasicBlock, isFlashOutputBrc);
 }
 
 // ---- SoftmaxGrad ---------------------------------------------------------------------------------
@@ -240,7 +248,7 @@ inline void SoftMaxFlashV2TilingFunc(const TensorShape& srcShape, const uint32_t
 inline uint32_t GetSoftMaxGradMaxTmpSize(const TensorShape& srcShape, const uint32_t dataTypeSize, const bool isFront,
                                          const bool isReuseSource) {
     (void)isReuseSource;
-    namespace s = canopy::kernel::adv::sizes;
+    namespace s = canopy::adv::sizes;
     if (!s::softmax_shape_ok("GetSoftMaxGradMaxTmpSize", srcShape, dataTypeSize)) return 0;
     const s::RowsCols rc = s::rows_cols(srcShape);
     return rc.m * s::softmax_grad_row_floats(rc.k, dataTypeSize, isFront) * 4;
@@ -248,31 +256,35 @@ inline uint32_t GetSoftMaxGradMaxTmpSize(const TensorShape& srcShape, const uint
 inline uint32_t GetSoftMaxGradMinTmpSize(const TensorShape& srcShape, const uint32_t dataTypeSize, const bool isFront,
                                          const bool isReuseSource) {
     (void)isReuseSource;
-    namespace s = canopy::kernel::adv::sizes;
+    namespace s = canopy::adv::sizes;
     if (!s::softmax_shape_ok("GetSoftMaxGradMinTmpSize", srcShape, dataTypeSize)) return 0;
     return s::softmax_grad_row_floats(s::rows_cols(srcShape).k, dataTypeSize, isFront) * 4;
 }
-namespace canopy_softmax {
+}  // namespace AscendC
+
+namespace canopy::adv::sizes {
 template <class Tiling>
-inline void grad_tiling(const TensorShape& srcShape, const uint32_t dataTypeSize, const uint32_t localWorkSpaceSize,
-                        Tiling& softmaxGradTiling, const bool isFront) {
-    namespace s = canopy::kernel::adv::sizes;
+inline void grad_tiling(const AscendC::TensorShape& srcShape, const uint32_t dataTypeSize,
+                        const uint32_t localWorkSpaceSize, Tiling& softmaxGradTiling, const bool isFront) {
+    namespace s = canopy::adv::sizes;
     if (!s::softmax_shape_ok("SoftMaxGradTilingFunc", srcShape, dataTypeSize)) return;
     const s::RowsCols rc = s::rows_cols(srcShape);
     uint32_t baseM = s::rows_in(localWorkSpaceSize, s::softmax_grad_row_floats(rc.k, dataTypeSize, isFront), rc.m);
     s::adjust_to_basic_block(baseM, rc.m, rc.k);
     s::fill_tiling(softmaxGradTiling, rc.m, rc.k, s::per_block(dataTypeSize), baseM);
 }
-}  // namespace canopy_softmax
+}  // namespace canopy::adv::sizes
+
+namespace AscendC {
 inline void SoftMaxGradTilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize,
                                   const uint32_t localWorkSpaceSize, AscendC::tiling::SoftMaxTiling& softmaxGradTiling,
                                   const bool isFront = false) {
-    canopy_softmax::grad_tiling(srcShape, dataTypeSize, localWorkSpaceSize, softmaxGradTiling, isFront);
+    canopy::adv::sizes::grad_tiling(srcShape, dataTypeSize, localWorkSpaceSize, softmaxGradTiling, isFront);
 }
 inline void SoftMaxGradTilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize,
                                   const uint32_t localWorkSpaceSize, optiling::SoftMaxTiling& softmaxGradTiling,
                                   const bool isFront = false) {
-    canopy_softmax::grad_tiling(srcShape, dataTypeSize, localWorkSpaceSize, softmaxGradTiling, isFront);
+    canopy::adv::sizes::grad_tiling(srcShape, dataTypeSize, localWorkSpaceSize, softmaxGradTiling, isFront);
 }
 
 // ---- SoftmaxFlashV3 (half source, float statistics) ----------------------------------------------
@@ -282,33 +294,39 @@ inline void GetSoftMaxFlashV3MaxMinTmpSize(const TensorShape& srcShape, const ui
                                            const bool isUpdate, const bool isBasicBlock = false) {
     (void)isUpdate;
     (void)isBasicBlock;
-    namespace s = canopy::kernel::adv::sizes;
+    namespace s = canopy::adv::sizes;
     if (!s::softmax_shape_ok("GetSoftMaxFlashV3MaxMinTmpSize", srcShape, dataTypeSize1)) return;
-    if (!canopy::kernel::adv::host_check(dataTypeSize1 == 2 && dataTypeSize2 == 4, "GetSoftMaxFlashV3MaxMinTmpSize",
-                                         "SoftmaxFlashV3 takes a half source and float statistics."))
+    if (!canopy::adv::host_check(dataTypeSize1 == 2 && dataTypeSize2 == 4, "GetSoftMaxFlashV3MaxMinTmpSize",
+                                 "SoftmaxFlashV3 takes a half source and float statistics."))
         return;
     const s::RowsCols rc = s::rows_cols(srcShape);
     minValue = s::flashv3_row_floats(rc.k, dataTypeSize2) * 4;
     maxValue = rc.m * minValue;
 }
-namespace canopy_softmax {
+}  // namespace AscendC
+
+namespace canopy::adv::sizes {
 template <class Tiling>
-inline void flash_v3_tiling(const TensorShape& srcShape, const uint32_t dataTypeSize1, const uint32_t dataTypeSize2,
-                            const uint32_t localWorkSpaceSize, Tiling& softmaxFlashV3Tiling) {
-    namespace s = canopy::kernel::adv::sizes;
+inline void flash_v3_tiling(const AscendC::TensorShape& srcShape, const uint32_t dataTypeSize1,
+                            const uint32_t dataTypeSize2, const uint32_t localWorkSpaceSize,
+                            Tiling& softmaxFlashV3Tiling) {
+    namespace s = canopy::adv::sizes;
     if (!s::softmax_shape_ok("SoftMaxFlashV3TilingFunc", srcShape, dataTypeSize1)) return;
     const s::RowsCols rc = s::rows_cols(srcShape);
     const uint32_t baseM = s::rows_in(localWorkSpaceSize, s::flashv3_row_floats(rc.k, dataTypeSize2), rc.m);
     s::fill_tiling(softmaxFlashV3Tiling, rc.m, rc.k, s::per_block(dataTypeSize2), baseM);
 }
-}  // namespace canopy_softmax
+}  // namespace canopy::adv::sizes
+
+namespace AscendC {
 inline void SoftMaxFlashV3TilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize1,
                                      const uint32_t dataTypeSize2, const uint32_t localWorkSpaceSize,
                                      AscendC::tiling::SoftMaxTiling& softmaxFlashV3Tiling, const bool isUpdate,
                                      const bool isBasicBlock = false) {
     (void)isUpdate;
     (void)isBasicBlock;
-    canopy_softmax::flash_v3_tiling(srcShape, dataTypeSize1, dataTypeSize2, localWorkSpaceSize, softmaxFlashV3Tiling);
+    canopy::adv::sizes::flash_v3_tiling(srcShape, dataTypeSize1, dataTypeSize2, localWorkSpaceSize,
+                                        softmaxFlashV3Tiling);
 }
 inline void SoftMaxFlashV3TilingFunc(const TensorShape& srcShape, const uint32_t dataTypeSize1,
                                      const uint32_t dataTypeSize2, const uint32_t localWorkSpaceSize,
@@ -316,7 +334,8 @@ inline void SoftMaxFlashV3TilingFunc(const TensorShape& srcShape, const uint32_t
                                      const bool isBasicBlock = false) {
     (void)isUpdate;
     (void)isBasicBlock;
-    canopy_softmax::flash_v3_tiling(srcShape, dataTypeSize1, dataTypeSize2, localWorkSpaceSize, softmaxFlashV3Tiling);
+    canopy::adv::sizes::flash_v3_tiling(srcShape, dataTypeSize1, dataTypeSize2, localWorkSpaceSize,
+                                        softmaxFlashV3Tiling);
 }
 
 }  // namespace AscendC

@@ -7,7 +7,7 @@
 // SOFTMAX_OUTPUT_WITHOUT_BRC. half sources are computed in float.
 #include "adv_api/activation/softmax_common.h"
 
-namespace canopy::kernel::adv {
+namespace canopy::adv {
 
 template <typename T, typename U, bool isUpdate, bool isBasicBlock, const AscendC::SoftmaxConfig& config>
 inline void softmax_flash_v2(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<U>& expSum,
@@ -58,7 +58,7 @@ inline void softmax_flash_v2(const AscendC::LocalTensor<T>& dst, const AscendC::
     }
 }
 
-}  // namespace canopy::kernel::adv
+}  // namespace canopy::adv
 
 namespace AscendC {
 
@@ -70,9 +70,9 @@ __aicore__ inline void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const Loc
                                       const LocalTensor<T>& inMaxTensor, const SoftMaxTiling& tiling,
                                       const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
     static_assert(!isDataFormatNZ, "Canopy's SoftmaxFlashV2 computes ND tiles");
-    canopy::kernel::adv::softmax_flash_v2<T, T, isUpdate, isBasicBlock, config>(
-        dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor, inMaxTensor, nullptr, tiling,
-        softmaxShapeInfo);
+    canopy::adv::softmax_flash_v2<T, T, isUpdate, isBasicBlock, config>(dstTensor, expSumTensor, maxTensor, srcTensor,
+                                                                        expMaxTensor, inExpSumTensor, inMaxTensor,
+                                                                        nullptr, tiling, softmaxShapeInfo);
 }
 template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
           bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
@@ -82,7 +82,7 @@ __aicore__ inline void SoftmaxFlashV2(const LocalTensor<half>& dstTensor, const 
                                       const LocalTensor<float>& inMaxTensor, const SoftMaxTiling& tiling,
                                       const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
     static_assert(!isDataFormatNZ, "Canopy's SoftmaxFlashV2 computes ND tiles");
-    canopy::kernel::adv::softmax_flash_v2<half, float, isUpdate, isBasicBlock, config>(
+    canopy::adv::softmax_flash_v2<half, float, isUpdate, isBasicBlock, config>(
         dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor, inMaxTensor, nullptr, tiling,
         softmaxShapeInfo);
 }
@@ -94,9 +94,9 @@ __aicore__ inline void SoftmaxFlashV2(const LocalTensor<T>& dstTensor, const Loc
                                       const LocalTensor<T>& inMaxTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
                                       const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
     static_assert(!isDataFormatNZ, "Canopy's SoftmaxFlashV2 computes ND tiles");
-    canopy::kernel::adv::softmax_flash_v2<T, T, isUpdate, isBasicBlock, config>(
-        dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor, inMaxTensor, &sharedTmpBuffer,
-        tiling, softmaxShapeInfo);
+    canopy::adv::softmax_flash_v2<T, T, isUpdate, isBasicBlock, config>(dstTensor, expSumTensor, maxTensor, srcTensor,
+                                                                        expMaxTensor, inExpSumTensor, inMaxTensor,
+                                                                        &sharedTmpBuffer, tiling, softmaxShapeInfo);
 }
 template <typename T, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
           bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
@@ -106,7 +106,7 @@ __aicore__ inline void SoftmaxFlashV2(const LocalTensor<half>& dstTensor, const 
                                       const LocalTensor<float>& inMaxTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
                                       const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
     static_assert(!isDataFormatNZ, "Canopy's SoftmaxFlashV2 computes ND tiles");
-    canopy::kernel::adv::softmax_flash_v2<half, float, isUpdate, isBasicBlock, config>(
+    canopy::adv::softmax_flash_v2<half, float, isUpdate, isBasicBlock, config>(
         dstTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor, inExpSumTensor, inMaxTensor, &sharedTmpBuffer,
         tiling, softmaxShapeInfo);
 }

@@ -13,7 +13,7 @@
 // multiple of 64, at least 512.
 #include "adv_api/activation/softmax_common.h"
 
-namespace canopy::kernel::adv {
+namespace canopy::adv {
 
 template <bool isUpdate>
 inline void softmax_flash_v3(const AscendC::LocalTensor<half>& dst, const AscendC::LocalTensor<float>& mean,
@@ -103,7 +103,7 @@ inline void softmax_flash_v3(const AscendC::LocalTensor<half>& dst, const Ascend
     }
 }
 
-}  // namespace canopy::kernel::adv
+}  // namespace canopy::adv
 
 namespace AscendC {
 
@@ -117,9 +117,8 @@ __aicore__ inline void SoftmaxFlashV3(const LocalTensor<T>& dstTensor, const Loc
                                       const SoftMaxParams& params) {
     static_assert(std::is_same_v<T, half> && std::is_same_v<U, float>, "SoftmaxFlashV3 takes half and float");
     static_assert(!isDataFormatNZ, "Canopy's SoftmaxFlashV3 computes ND tiles");
-    canopy::kernel::adv::softmax_flash_v3<isUpdate>(dstTensor, meanTensor, expSumTensor, maxTensor, srcTensor,
-                                                    expMaxTensor, inMeanTensor, inExpSumTensor, inMaxTensor, nullptr,
-                                                    tiling, params);
+    canopy::adv::softmax_flash_v3<isUpdate>(dstTensor, meanTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor,
+                                            inMeanTensor, inExpSumTensor, inMaxTensor, nullptr, tiling, params);
 }
 template <typename T, typename U, bool isUpdate = false, bool isReuseSource = false, bool isBasicBlock = false,
           bool isDataFormatNZ = false, const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
@@ -131,9 +130,9 @@ __aicore__ inline void SoftmaxFlashV3(const LocalTensor<T>& dstTensor, const Loc
                                       const SoftMaxTiling& tiling, const SoftMaxParams& params) {
     static_assert(std::is_same_v<T, half> && std::is_same_v<U, float>, "SoftmaxFlashV3 takes half and float");
     static_assert(!isDataFormatNZ, "Canopy's SoftmaxFlashV3 computes ND tiles");
-    canopy::kernel::adv::softmax_flash_v3<isUpdate>(dstTensor, meanTensor, expSumTensor, maxTensor, srcTensor,
-                                                    expMaxTensor, inMeanTensor, inExpSumTensor, inMaxTensor,
-                                                    &sharedTmpBuffer, tiling, params);
+    canopy::adv::softmax_flash_v3<isUpdate>(dstTensor, meanTensor, expSumTensor, maxTensor, srcTensor, expMaxTensor,
+                                            inMeanTensor, inExpSumTensor, inMaxTensor, &sharedTmpBuffer, tiling,
+                                            params);
 }
 
 }  // namespace AscendC

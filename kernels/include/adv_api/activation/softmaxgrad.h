@@ -4,7 +4,7 @@
 // dst = (dy - front) * y, or with isFront the front itself. half computed in float.
 #include "adv_api/activation/softmax_common.h"
 
-namespace canopy::kernel::adv {
+namespace canopy::adv {
 
 template <typename T, bool front_only, const AscendC::SoftmaxConfig& config>
 inline void softmax_grad(const char* api, const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& grad,
@@ -36,7 +36,7 @@ inline void softmax_grad(const char* api, const AscendC::LocalTensor<T>& dst, co
     }
 }
 
-}  // namespace canopy::kernel::adv
+}  // namespace canopy::adv
 
 namespace AscendC {
 
@@ -46,8 +46,8 @@ __aicore__ inline void SoftmaxGrad(const LocalTensor<T>& dstTensor, const LocalT
                                    const LocalTensor<T>& srcTensor, const SoftMaxTiling& tiling, bool isFront = false,
                                    const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
     static_assert(!isDataFormatNZ, "Canopy's SoftmaxGrad computes ND tiles");
-    canopy::kernel::adv::softmax_grad<T, false, config>("SoftmaxGrad", dstTensor, gradTensor, srcTensor, nullptr, tiling,
-                                                        isFront, softmaxShapeInfo);
+    canopy::adv::softmax_grad<T, false, config>("SoftmaxGrad", dstTensor, gradTensor, srcTensor, nullptr, tiling,
+                                                isFront, softmaxShapeInfo);
 }
 template <typename T, bool isReuseSource = false, bool isDataFormatNZ = false,
           const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
@@ -56,8 +56,8 @@ __aicore__ inline void SoftmaxGrad(const LocalTensor<T>& dstTensor, const LocalT
                                    const SoftMaxTiling& tiling, bool isFront = false,
                                    const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
     static_assert(!isDataFormatNZ, "Canopy's SoftmaxGrad computes ND tiles");
-    canopy::kernel::adv::softmax_grad<T, false, config>("SoftmaxGrad", dstTensor, gradTensor, srcTensor,
-                                                        &sharedTmpBuffer, tiling, isFront, softmaxShapeInfo);
+    canopy::adv::softmax_grad<T, false, config>("SoftmaxGrad", dstTensor, gradTensor, srcTensor, &sharedTmpBuffer,
+                                                tiling, isFront, softmaxShapeInfo);
 }
 template <typename T, bool isBasicBlock = false, bool isDataFormatNZ = false,
           const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
@@ -65,8 +65,8 @@ __aicore__ inline void SoftmaxGradFront(const LocalTensor<T>& dstTensor, const L
                                         const LocalTensor<T>& srcTensor, const SoftMaxTiling& tiling,
                                         const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
     static_assert(!isDataFormatNZ, "Canopy's SoftmaxGradFront computes ND tiles");
-    canopy::kernel::adv::softmax_grad<T, true, config>("SoftmaxGradFront", dstTensor, gradTensor, srcTensor, nullptr,
-                                                       tiling, true, softmaxShapeInfo);
+    canopy::adv::softmax_grad<T, true, config>("SoftmaxGradFront", dstTensor, gradTensor, srcTensor, nullptr, tiling,
+                                               true, softmaxShapeInfo);
 }
 template <typename T, bool isBasicBlock = false, bool isDataFormatNZ = false,
           const SoftmaxConfig& config = SOFTMAX_DEFAULT_CFG>
@@ -74,8 +74,8 @@ __aicore__ inline void SoftmaxGradFront(const LocalTensor<T>& dstTensor, const L
                                         const LocalTensor<T>& srcTensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
                                         const SoftMaxTiling& tiling, const SoftMaxShapeInfo& softmaxShapeInfo = {}) {
     static_assert(!isDataFormatNZ, "Canopy's SoftmaxGradFront computes ND tiles");
-    canopy::kernel::adv::softmax_grad<T, true, config>("SoftmaxGradFront", dstTensor, gradTensor, srcTensor,
-                                                       &sharedTmpBuffer, tiling, true, softmaxShapeInfo);
+    canopy::adv::softmax_grad<T, true, config>("SoftmaxGradFront", dstTensor, gradTensor, srcTensor, &sharedTmpBuffer,
+                                               tiling, true, softmaxShapeInfo);
 }
 
 }  // namespace AscendC

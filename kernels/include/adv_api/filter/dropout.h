@@ -5,8 +5,8 @@
 // maskLastAxis bytes, maskLastAxis * 8 >= srcLastAxis, the lowest bit first). dropOutMode 0 picks
 // the form from the shapes (bytes when maskLastAxis >= srcLastAxis); 1 and 2 force bytes
 // (misaligned, aligned), 3 and 4 bits.
-#include "canopy/adv_norm/kernel_common.h"
-#include "canopy/adv_norm/sizes.h"
+#include "canopy/adv/kernel_common.h"
+#include "canopy/adv/sizes.h"
 
 namespace AscendC {
 
@@ -26,7 +26,7 @@ constexpr uint32_t DROPOUT_MODE_BIT_MISALIGN = 4;
 
 }  // namespace AscendC
 
-namespace canopy::adv_norm {
+namespace canopy::adv {
 
 template <typename T, bool isInitBitMode, uint32_t dropOutMode>
 inline void dropout(const AscendC::LocalTensor<T>& dstLocal, const AscendC::LocalTensor<T>& srcLocal,
@@ -64,7 +64,7 @@ inline void dropout(const AscendC::LocalTensor<T>& dstLocal, const AscendC::Loca
     }
 }
 
-}  // namespace canopy::adv_norm
+}  // namespace canopy::adv
 
 namespace AscendC {
 
@@ -72,14 +72,14 @@ template <typename T, bool isInitBitMode = false, uint32_t dropOutMode = 0>
 __aicore__ inline void DropOut(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
                                const LocalTensor<uint8_t>& maskLocal, const LocalTensor<uint8_t>& sharedTmpBuffer,
                                const float keepProb, const DropOutShapeInfo& info) {
-    canopy::adv_norm::dropout<T, isInitBitMode, dropOutMode>(dstLocal, srcLocal, maskLocal, &sharedTmpBuffer, keepProb,
-                                                             info);
+    canopy::adv::dropout<T, isInitBitMode, dropOutMode>(dstLocal, srcLocal, maskLocal, &sharedTmpBuffer, keepProb,
+                                                        info);
 }
 template <typename T, bool isInitBitMode = false, uint32_t dropOutMode = 0>
 __aicore__ inline void DropOut(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
                                const LocalTensor<uint8_t>& maskLocal, const float keepProb,
                                const DropOutShapeInfo& info) {
-    canopy::adv_norm::dropout<T, isInitBitMode, dropOutMode>(dstLocal, srcLocal, maskLocal, nullptr, keepProb, info);
+    canopy::adv::dropout<T, isInitBitMode, dropOutMode>(dstLocal, srcLocal, maskLocal, nullptr, keepProb, info);
 }
 
 }  // namespace AscendC

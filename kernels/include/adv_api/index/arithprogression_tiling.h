@@ -2,7 +2,7 @@
 // Host tiling of Arange / ArithProgression (CANN adv_api/index/arithprogression_tiling.h).
 #include <cstdint>
 
-#include "canopy/adv_norm/host_support.h"
+#include "canopy/adv/host_support.h"
 
 namespace AscendC {
 

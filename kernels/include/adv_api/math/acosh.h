@@ -3,11 +3,11 @@
 #include <cmath>
 
 #include "adv_api/math/acosh_tiling.h"
-#include "adv_api/utils/adv_common.h"
+#include "canopy/adv/adv_common.h"
 
 namespace AscendC {
 
-CANOPY_ADV_UNARY(Acosh, "GetAcoshMaxMinTmpSize", canopy::kernel::adv::sizes::acosh_min(sizeof(T)),
-                 canopy::kernel::adv::each([](auto v) { return std::acosh(v); }))
+CANOPY_ADV_UNARY(Acosh, "GetAcoshMaxMinTmpSize", canopy::adv::sizes::acosh_min(sizeof(T)),
+                 canopy::adv::each([](auto v) { return std::acosh(v); }))
 
 }  // namespace AscendC

@@ -4,16 +4,16 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "adv_api/utils/host_check.h"
 #include "adv_api/utils/types.h"
+#include "canopy/adv/host_check.h"
 
-namespace canopy::kernel::adv::sizes {
+namespace canopy::adv::sizes {
 inline constexpr uint32_t acosh_nodes(uint32_t typeSize) { return typeSize == sizeof(float) ? 1 : 2; }
 inline constexpr uint32_t acosh_min(uint32_t typeSize) { return acosh_nodes(typeSize) * 256; }
 inline constexpr uint32_t acosh_max(uint32_t inputSize, uint32_t typeSize) {
     return std::max(acosh_nodes(typeSize) * inputSize, 256u) * typeSize;
 }
-}  // namespace canopy::kernel::adv::sizes
+}  // namespace canopy::adv::sizes
 
 namespace AscendC {
 
@@ -21,16 +21,15 @@ inline void GetAcoshMaxMinTmpSize(const TensorShape& srcShape, const uint32_t ty
                                   uint32_t& maxValue, uint32_t& minValue) {
     (void)isReuseSource;
     const int64_t inputSize = srcShape.GetShapeSize();
-    if (!canopy::kernel::adv::host_check(inputSize > 0, "GetAcoshMaxMinTmpSize",
-                                         "Input Shape size must be greater than 0."))
+    if (!canopy::adv::host_check(inputSize > 0, "GetAcoshMaxMinTmpSize", "Input Shape size must be greater than 0."))
         return;
-    minValue = canopy::kernel::adv::sizes::acosh_min(typeSize);
-    maxValue = canopy::kernel::adv::sizes::acosh_max(static_cast<uint32_t>(inputSize), typeSize);
+    minValue = canopy::adv::sizes::acosh_min(typeSize);
+    maxValue = canopy::adv::sizes::acosh_max(static_cast<uint32_t>(inputSize), typeSize);
 }
 
 inline void GetAcoshTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
     extraBuf = 0;
-    maxLiveNodeCount = canopy::kernel::adv::sizes::acosh_nodes(typeSize);
+    maxLiveNodeCount = canopy::adv::sizes::acosh_nodes(typeSize);
 }
 
 }  // namespace AscendC

@@ -4,17 +4,16 @@
 #include <type_traits>
 
 #include "adv_api/math/axpy_tiling.h"
-#include "adv_api/utils/adv_common.h"
+#include "canopy/adv/adv_common.h"
 
 namespace AscendC {
 
 template <typename T, typename U, bool isReuseSource = false>
 __aicore__ inline void Axpy(const LocalTensor<T>& dstTensor, const LocalTensor<U>& srcTensor, const U scalarValue,
                             const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount) {
-    static_assert(canopy::kernel::adv::is_half_or_float<T> && canopy::kernel::adv::is_half_or_float<U>,
-                  "Axpy supports half and float");
+    static_assert(canopy::adv::is_half_or_float<T> && canopy::adv::is_half_or_float<U>, "Axpy supports half and float");
     static_assert(sizeof(T) >= sizeof(U), "Axpy: dst must be at least as wide as src (half->half, half->float, float->float)");
-    namespace adv = canopy::kernel::adv;
+    namespace adv = canopy::adv;
     adv::AdvancedCall call("Axpy");
     const U* s = call.in("srcTensor", srcTensor, calCount, "calCount");
     T* d = call.inout("dstTensor", dstTensor, calCount, "calCount");

@@ -4,15 +4,15 @@
 #include <algorithm>
 #include <cstdint>
 
-#include "adv_api/utils/host_check.h"
 #include "adv_api/utils/types.h"
+#include "canopy/adv/host_check.h"
 
-namespace canopy::kernel::adv::sizes {
+namespace canopy::adv::sizes {
 inline constexpr uint32_t clamp_min(uint32_t typeSize) { return typeSize == sizeof(float) ? 64 : 128; }
 inline constexpr uint32_t clamp_max(uint32_t inputSize, uint32_t typeSize) {
     return std::max(inputSize, clamp_min(typeSize));
 }
-}  // namespace canopy::kernel::adv::sizes
+}  // namespace canopy::adv::sizes
 
 namespace AscendC {
 
@@ -20,11 +20,10 @@ inline void GetClampMaxMinTmpSize(const TensorShape& srcShape, const uint32_t ty
                                   uint32_t& maxValue, uint32_t& minValue) {
     (void)isReuseSource;
     const int64_t inputSize = srcShape.GetShapeSize();
-    if (!canopy::kernel::adv::host_check(inputSize > 0, "GetClampMaxMinTmpSize",
-                                         "Input Shape size must be greater than 0."))
+    if (!canopy::adv::host_check(inputSize > 0, "GetClampMaxMinTmpSize", "Input Shape size must be greater than 0."))
         return;
-    minValue = canopy::kernel::adv::sizes::clamp_min(typeSize);
-    maxValue = canopy::kernel::adv::sizes::clamp_max(static_cast<uint32_t>(inputSize), typeSize);
+    minValue = canopy::adv::sizes::clamp_min(typeSize);
+    maxValue = canopy::adv::sizes::clamp_max(static_cast<uint32_t>(inputSize), typeSize);
 }
 
 inline void GetClampTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {

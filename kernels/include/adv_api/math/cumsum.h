@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "adv_api/math/cumsum_tiling.h"
-#include "adv_api/utils/adv_common.h"
+#include "canopy/adv/adv_common.h"
 
 namespace AscendC {
 
@@ -27,7 +27,7 @@ constexpr CumSumConfig defaultCumSumConfig = {true, false, true};
 
 }  // namespace AscendC
 
-namespace canopy::kernel::adv {
+namespace canopy::adv {
 template <typename T, const AscendC::CumSumConfig& config>
 inline void cumsum(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& lastRow,
                    const AscendC::LocalTensor<T>& src, const AscendC::LocalTensor<uint8_t>* tmp,
@@ -64,20 +64,20 @@ inline void cumsum(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTenso
     out(d, rows * cols, flat);
     if constexpr (config.outputLastRow) out(last, cols, Eigen::ArrayXf(flat.tail(cols)));
 }
-}  // namespace canopy::kernel::adv
+}  // namespace canopy::adv
 
 namespace AscendC {
 
 template <typename T, const CumSumConfig& config = defaultCumSumConfig>
 __aicore__ inline void CumSum(LocalTensor<T>& dstTensor, LocalTensor<T>& lastRowTensor, const LocalTensor<T>& srcTensor,
                               LocalTensor<uint8_t>& sharedTmpBuffer, const CumSumInfo& cumSumInfo) {
-    canopy::kernel::adv::cumsum<T, config>(dstTensor, lastRowTensor, srcTensor, &sharedTmpBuffer, cumSumInfo);
+    canopy::adv::cumsum<T, config>(dstTensor, lastRowTensor, srcTensor, &sharedTmpBuffer, cumSumInfo);
 }
 
 template <typename T, const CumSumConfig& config = defaultCumSumConfig>
 __aicore__ inline void CumSum(LocalTensor<T>& dstTensor, LocalTensor<T>& lastRowTensor, const LocalTensor<T>& srcTensor,
                               const CumSumInfo& cumSumInfo) {
-    canopy::kernel::adv::cumsum<T, config>(dstTensor, lastRowTensor, srcTensor, nullptr, cumSumInfo);
+    canopy::adv::cumsum<T, config>(dstTensor, lastRowTensor, srcTensor, nullptr, cumSumInfo);
 }
 
 }  // namespace AscendC

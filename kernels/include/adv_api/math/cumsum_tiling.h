@@ -4,10 +4,10 @@
 // of 16 rows at a time (plus a float copy for half); the maximum does all rows at once.
 #include <cstdint>
 
-#include "adv_api/utils/host_check.h"
 #include "adv_api/utils/types.h"
+#include "canopy/adv/host_check.h"
 
-namespace canopy::kernel::adv::sizes {
+namespace canopy::adv::sizes {
 inline constexpr uint32_t cumsum_rows_per_transpose = 16;
 inline constexpr uint32_t cumsum_last_axis_bytes(uint32_t rows, uint32_t inner, uint32_t typeSize) {
     const uint32_t cast = typeSize == 2 ? inner * rows * 2 : 0;
@@ -23,14 +23,14 @@ inline constexpr uint32_t cumsum_max(uint32_t outter, uint32_t inner, uint32_t t
                              cumsum_rows_per_transpose;
     return cumsum_last_axis_bytes(aligned, inner, typeSize);
 }
-}  // namespace canopy::kernel::adv::sizes
+}  // namespace canopy::adv::sizes
 
 namespace AscendC {
 
 inline void GetCumSumMaxMinTmpSize(const TensorShape& srcShape, const uint32_t typeSize, const bool isLastAxis,
                                    const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {
     (void)isReuseSource;
-    using canopy::kernel::adv::host_check;
+    using canopy::adv::host_check;
     if (!host_check(srcShape.GetDimNum() == 2, "GetCumSumMaxMinTmpSize", "The shape must have 2 dimensions.")) return;
     if (!host_check(typeSize == 2 || typeSize == 4, "GetCumSumMaxMinTmpSize", "Now only support half and float."))
         return;
@@ -39,8 +39,8 @@ inline void GetCumSumMaxMinTmpSize(const TensorShape& srcShape, const uint32_t t
         return;
     const auto outter = static_cast<uint32_t>(srcShape.GetDim(0));
     const auto inner = static_cast<uint32_t>(srcShape.GetDim(1));
-    minValue = canopy::kernel::adv::sizes::cumsum_min(outter, inner, typeSize, isLastAxis);
-    maxValue = canopy::kernel::adv::sizes::cumsum_max(outter, inner, typeSize, isLastAxis);
+    minValue = canopy::adv::sizes::cumsum_min(outter, inner, typeSize, isLastAxis);
+    maxValue = canopy::adv::sizes::cumsum_max(outter, inner, typeSize, isLastAxis);
 }
 
 }  // namespace AscendC

@@ -3,7 +3,7 @@
 #include <cmath>
 
 #include "adv_api/math/erf_tiling.h"
-#include "adv_api/utils/adv_common.h"
+#include "canopy/adv/adv_common.h"
 
 namespace AscendC {
 
@@ -16,19 +16,23 @@ struct ErfConfig {
 };
 constexpr ErfConfig defaultErfConfig = {ErfAlgo::PADE_APPROXIMATION};
 
-namespace canopy_erf {
-inline auto function() {
-    return canopy::kernel::adv::each([](auto v) { return std::erf(v); });
+}  // namespace AscendC
+
+namespace canopy::adv {
+inline auto erf_function() {
+    return canopy::adv::each([](auto v) { return std::erf(v); });
 }
-}  // namespace canopy_erf
+}  // namespace canopy::adv
+
+namespace AscendC {
 
 template <typename T, bool isReuseSource = false, const ErfConfig& config = defaultErfConfig>
 __aicore__ inline void Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
                            const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount) {
-    static_assert(canopy::kernel::adv::is_half_or_float<T>, "Erf supports half and float");
-    canopy::kernel::adv::unary_elementwise("Erf", "GetErfMaxMinTmpSize", dstTensor, srcTensor, &sharedTmpBuffer,
-                                           canopy::kernel::adv::sizes::erf_min(sizeof(T)), calCount,
-                                           canopy_erf::function());
+    static_assert(canopy::adv::is_half_or_float<T>, "Erf supports half and float");
+    canopy::adv::unary_elementwise("Erf", "GetErfMaxMinTmpSize", dstTensor, srcTensor, &sharedTmpBuffer,
+                                   canopy::adv::live_nodes::min_bytes(canopy::adv::live_nodes::erf, sizeof(T)),
+                                   calCount, canopy::adv::erf_function());
 }
 template <typename T, bool isReuseSource = false, const ErfConfig& config = defaultErfConfig>
 __aicore__ inline void Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
@@ -37,10 +41,10 @@ __aicore__ inline void Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>
 }
 template <typename T, bool isReuseSource = false, const ErfConfig& config = defaultErfConfig>
 __aicore__ inline void Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, const uint32_t calCount) {
-    static_assert(canopy::kernel::adv::is_half_or_float<T>, "Erf supports half and float");
-    canopy::kernel::adv::unary_elementwise("Erf", "GetErfMaxMinTmpSize", dstTensor, srcTensor, nullptr,
-                                           canopy::kernel::adv::sizes::erf_min(sizeof(T)), calCount,
-                                           canopy_erf::function());
+    static_assert(canopy::adv::is_half_or_float<T>, "Erf supports half and float");
+    canopy::adv::unary_elementwise("Erf", "GetErfMaxMinTmpSize", dstTensor, srcTensor, nullptr,
+                                   canopy::adv::live_nodes::min_bytes(canopy::adv::live_nodes::erf, sizeof(T)),
+                                   calCount, canopy::adv::erf_function());
 }
 template <typename T, bool isReuseSource = false, const ErfConfig& config = defaultErfConfig>
 __aicore__ inline void Erf(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor) {

@@ -5,25 +5,25 @@
 #include <cmath>
 
 #include "adv_api/math/exp_tiling.h"
-#include "adv_api/utils/adv_common.h"
+#include "canopy/adv/adv_common.h"
 
 namespace AscendC {
 
 template <typename T, uint8_t taylorExpandLevel, bool isReuseSource = false>
 __aicore__ inline void Exp(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
                            const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount) {
-    static_assert(canopy::kernel::adv::is_half_or_float<T>, "Exp supports half and float");
-    const uint32_t min_tmp = taylorExpandLevel == 0 ? 0 : canopy::kernel::adv::sizes::exp_min(sizeof(T), isReuseSource);
-    canopy::kernel::adv::unary_elementwise("Exp", "GetExpMaxMinTmpSize", dstLocal, srcLocal, &sharedTmpBuffer,
-                                           min_tmp, calCount, [](const auto& x) { return x.exp(); });
+    static_assert(canopy::adv::is_half_or_float<T>, "Exp supports half and float");
+    const uint32_t min_tmp = taylorExpandLevel == 0 ? 0 : canopy::adv::sizes::exp_min(sizeof(T), isReuseSource);
+    canopy::adv::unary_elementwise("Exp", "GetExpMaxMinTmpSize", dstLocal, srcLocal, &sharedTmpBuffer, min_tmp,
+                                   calCount, [](const auto& x) { return x.exp(); });
 }
 
 template <typename T, uint8_t taylorExpandLevel, bool isReuseSource = false>
 __aicore__ inline void Exp(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal, const uint32_t calCount) {
-    static_assert(canopy::kernel::adv::is_half_or_float<T>, "Exp supports half and float");
-    const uint32_t min_tmp = taylorExpandLevel == 0 ? 0 : canopy::kernel::adv::sizes::exp_min(sizeof(T), isReuseSource);
-    canopy::kernel::adv::unary_elementwise("Exp", "GetExpMaxMinTmpSize", dstLocal, srcLocal, nullptr, min_tmp,
-                                           calCount, [](const auto& x) { return x.exp(); });
+    static_assert(canopy::adv::is_half_or_float<T>, "Exp supports half and float");
+    const uint32_t min_tmp = taylorExpandLevel == 0 ? 0 : canopy::adv::sizes::exp_min(sizeof(T), isReuseSource);
+    canopy::adv::unary_elementwise("Exp", "GetExpMaxMinTmpSize", dstLocal, srcLocal, nullptr, min_tmp, calCount,
+                                   [](const auto& x) { return x.exp(); });
 }
 
 }  // namespace AscendC

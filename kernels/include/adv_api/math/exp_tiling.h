@@ -6,7 +6,7 @@
 
 #include "adv_api/utils/types.h"
 
-namespace canopy::kernel::adv::sizes {
+namespace canopy::adv::sizes {
 inline constexpr uint32_t exp_buffers(uint32_t typeSize, bool isReuseSource) {
     return typeSize == sizeof(float) ? (isReuseSource ? 2 : 3) : 4;
 }
@@ -16,15 +16,15 @@ inline constexpr uint32_t exp_min(uint32_t typeSize, bool isReuseSource) {
 inline constexpr uint32_t exp_max(uint32_t inputSize, uint32_t typeSize, bool isReuseSource) {
     return exp_buffers(typeSize, isReuseSource) * std::max<uint32_t>(inputSize * 4, 256);
 }
-}  // namespace canopy::kernel::adv::sizes
+}  // namespace canopy::adv::sizes
 
 namespace AscendC {
 
 inline bool GetExpMaxMinTmpSize(const TensorShape& srcShape, const uint32_t typeSize, const bool isReuseSource,
                                 uint32_t& maxValue, uint32_t& minValue) {
     const auto inputSize = static_cast<uint32_t>(std::max<int64_t>(srcShape.GetShapeSize(), 0));
-    minValue = canopy::kernel::adv::sizes::exp_min(typeSize, isReuseSource);
-    maxValue = canopy::kernel::adv::sizes::exp_max(inputSize, typeSize, isReuseSource);
+    minValue = canopy::adv::sizes::exp_min(typeSize, isReuseSource);
+    maxValue = canopy::adv::sizes::exp_max(inputSize, typeSize, isReuseSource);
     return true;
 }
 

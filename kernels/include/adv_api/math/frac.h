@@ -4,11 +4,12 @@
 #include <cmath>
 
 #include "adv_api/math/frac_tiling.h"
-#include "adv_api/utils/adv_common.h"
+#include "canopy/adv/adv_common.h"
 
 namespace AscendC {
 
-CANOPY_ADV_UNARY(Frac, "GetFracMaxMinTmpSize", canopy::kernel::adv::sizes::frac_min(sizeof(T)),
+CANOPY_ADV_UNARY(Frac, "GetFracMaxMinTmpSize",
+                 canopy::adv::live_nodes::min_bytes(canopy::adv::live_nodes::frac, sizeof(T)),
                  [](const auto& x) { return x - x.unaryExpr([](auto v) { return std::trunc(v); }); })
 
 }  // namespace AscendC

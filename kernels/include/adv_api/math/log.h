@@ -4,29 +4,29 @@
 #include <cmath>
 
 #include "adv_api/math/log_tiling.h"
-#include "adv_api/utils/adv_common.h"
+#include "canopy/adv/adv_common.h"
 
 namespace AscendC {
 
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void Log(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, uint32_t calCount) {
-    static_assert(canopy::kernel::adv::is_half_or_float<T>, "Log supports half and float");
-    canopy::kernel::adv::unary_elementwise("Log", "GetLogMaxMinTmpSize", dstTensor, srcTensor, nullptr, 0, calCount,
-                                           [](const auto& x) { return x.log(); });
+    static_assert(canopy::adv::is_half_or_float<T>, "Log supports half and float");
+    canopy::adv::unary_elementwise("Log", "GetLogMaxMinTmpSize", dstTensor, srcTensor, nullptr, 0, calCount,
+                                   [](const auto& x) { return x.log(); });
 }
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void Log(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor) {
     Log<T, isReuseSource>(dstTensor, srcTensor, srcTensor.GetSize());
 }
 
-CANOPY_ADV_UNARY(Log2, "GetLog2MaxMinTmpSize", canopy::kernel::adv::sizes::log2_min(sizeof(T)),
-                 canopy::kernel::adv::each([](auto v) { return std::log2(v); }))
+CANOPY_ADV_UNARY(Log2, "GetLog2MaxMinTmpSize", canopy::adv::sizes::log2_min(sizeof(T)),
+                 canopy::adv::each([](auto v) { return std::log2(v); }))
 
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void Log10(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, uint32_t calCount) {
-    static_assert(canopy::kernel::adv::is_half_or_float<T>, "Log10 supports half and float");
-    canopy::kernel::adv::unary_elementwise("Log10", "GetLog10MaxMinTmpSize", dstTensor, srcTensor, nullptr, 0, calCount,
-                                           [](const auto& x) { return x.log10(); });
+    static_assert(canopy::adv::is_half_or_float<T>, "Log10 supports half and float");
+    canopy::adv::unary_elementwise("Log10", "GetLog10MaxMinTmpSize", dstTensor, srcTensor, nullptr, 0, calCount,
+                                   [](const auto& x) { return x.log10(); });
 }
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void Log10(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor) {

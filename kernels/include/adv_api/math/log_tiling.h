@@ -6,12 +6,12 @@
 
 #include "adv_api/utils/types.h"
 
-namespace canopy::kernel::adv::sizes {
+namespace canopy::adv::sizes {
 inline constexpr uint32_t log2_min(uint32_t typeSize) { return typeSize == 2 ? 256 : 0; }
 inline constexpr uint32_t log2_max(uint32_t inputSize, uint32_t typeSize) {
     return typeSize == 2 ? std::max<uint32_t>(inputSize * 4, 256) : 0;
 }
-}  // namespace canopy::kernel::adv::sizes
+}  // namespace canopy::adv::sizes
 
 namespace AscendC {
 
@@ -31,8 +31,8 @@ inline void GetLog2MaxMinTmpSize(const TensorShape& srcShape, const uint32_t typ
                                  uint32_t& maxValue, uint32_t& minValue) {
     (void)isReuseSource;
     const auto inputSize = static_cast<uint32_t>(std::max<int64_t>(srcShape.GetShapeSize(), 0));
-    minValue = canopy::kernel::adv::sizes::log2_min(typeSize);
-    maxValue = canopy::kernel::adv::sizes::log2_max(inputSize, typeSize);
+    minValue = canopy::adv::sizes::log2_min(typeSize);
+    maxValue = canopy::adv::sizes::log2_max(inputSize, typeSize);
 }
 inline void GetLogTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
     (void)typeSize;

@@ -7,7 +7,7 @@
 #include <type_traits>
 
 #include "adv_api/math/power_tiling.h"
-#include "adv_api/utils/adv_common.h"
+#include "canopy/adv/adv_common.h"
 
 namespace AscendC {
 
@@ -19,7 +19,7 @@ constexpr PowerConfig defaultPowerConfig = {PowerAlgo::INTRINSIC};
 
 }  // namespace AscendC
 
-namespace canopy::kernel::adv {
+namespace canopy::adv {
 
 inline int32_t integer_power(int32_t base, int32_t exponent) {
     if (exponent < 0) return base == 1 ? 1 : (base == -1 ? (exponent % 2 == 0 ? 1 : -1) : 0);
@@ -65,7 +65,7 @@ inline void power(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor
     out(d, n, Column<T>(bases.binaryExpr(exponents, [](C x, C y) { return power_of<C>(x, y); })));
 }
 
-}  // namespace canopy::kernel::adv
+}  // namespace canopy::adv
 
 namespace AscendC {
 
@@ -74,65 +74,62 @@ template <typename T, bool isReuseSource = false, const PowerConfig& config = de
 __aicore__ inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
                              const LocalTensor<T>& src1Tensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
                              uint32_t calCount) {
-    canopy::kernel::adv::power<T>(dstTensor, &src0Tensor, T(), &src1Tensor, T(), &sharedTmpBuffer, calCount);
+    canopy::adv::power<T>(dstTensor, &src0Tensor, T(), &src1Tensor, T(), &sharedTmpBuffer, calCount);
 }
 template <typename T, bool isReuseSource = false, const PowerConfig& config = defaultPowerConfig>
 __aicore__ inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
                              const LocalTensor<T>& src1Tensor, uint32_t calCount) {
-    canopy::kernel::adv::power<T>(dstTensor, &src0Tensor, T(), &src1Tensor, T(), nullptr, calCount);
+    canopy::adv::power<T>(dstTensor, &src0Tensor, T(), &src1Tensor, T(), nullptr, calCount);
 }
 template <typename T, bool isReuseSource = false, const PowerConfig& config = defaultPowerConfig>
 __aicore__ inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
                              const LocalTensor<T>& src1Tensor, const LocalTensor<uint8_t>& sharedTmpBuffer) {
-    canopy::kernel::adv::power<T>(dstTensor, &src0Tensor, T(), &src1Tensor, T(), &sharedTmpBuffer,
-                                  src0Tensor.GetSize());
+    canopy::adv::power<T>(dstTensor, &src0Tensor, T(), &src1Tensor, T(), &sharedTmpBuffer, src0Tensor.GetSize());
 }
 template <typename T, bool isReuseSource = false, const PowerConfig& config = defaultPowerConfig>
 __aicore__ inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
                              const LocalTensor<T>& src1Tensor) {
-    canopy::kernel::adv::power<T>(dstTensor, &src0Tensor, T(), &src1Tensor, T(), nullptr, src0Tensor.GetSize());
+    canopy::adv::power<T>(dstTensor, &src0Tensor, T(), &src1Tensor, T(), nullptr, src0Tensor.GetSize());
 }
 // tensor ^ scalar
 template <typename T, bool isReuseSource = false, const PowerConfig& config = defaultPowerConfig>
 __aicore__ inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const T& src1Scalar,
                              const LocalTensor<uint8_t>& sharedTmpBuffer, uint32_t calCount) {
-    canopy::kernel::adv::power<T>(dstTensor, &src0Tensor, T(), nullptr, src1Scalar, &sharedTmpBuffer, calCount);
+    canopy::adv::power<T>(dstTensor, &src0Tensor, T(), nullptr, src1Scalar, &sharedTmpBuffer, calCount);
 }
 template <typename T, bool isReuseSource = false, const PowerConfig& config = defaultPowerConfig>
 __aicore__ inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const T& src1Scalar,
                              uint32_t calCount) {
-    canopy::kernel::adv::power<T>(dstTensor, &src0Tensor, T(), nullptr, src1Scalar, nullptr, calCount);
+    canopy::adv::power<T>(dstTensor, &src0Tensor, T(), nullptr, src1Scalar, nullptr, calCount);
 }
 template <typename T, bool isReuseSource = false, const PowerConfig& config = defaultPowerConfig>
 __aicore__ inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const T& src1Scalar,
                              const LocalTensor<uint8_t>& sharedTmpBuffer) {
-    canopy::kernel::adv::power<T>(dstTensor, &src0Tensor, T(), nullptr, src1Scalar, &sharedTmpBuffer,
-                                  src0Tensor.GetSize());
+    canopy::adv::power<T>(dstTensor, &src0Tensor, T(), nullptr, src1Scalar, &sharedTmpBuffer, src0Tensor.GetSize());
 }
 template <typename T, bool isReuseSource = false, const PowerConfig& config = defaultPowerConfig>
 __aicore__ inline void Power(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor, const T& src1Scalar) {
-    canopy::kernel::adv::power<T>(dstTensor, &src0Tensor, T(), nullptr, src1Scalar, nullptr, src0Tensor.GetSize());
+    canopy::adv::power<T>(dstTensor, &src0Tensor, T(), nullptr, src1Scalar, nullptr, src0Tensor.GetSize());
 }
 // scalar ^ tensor
 template <typename T, bool isReuseSource = false, const PowerConfig& config = defaultPowerConfig>
 __aicore__ inline void Power(const LocalTensor<T>& dstTensor, const T& src0Scalar, const LocalTensor<T>& src1Tensor,
                              const LocalTensor<uint8_t>& sharedTmpBuffer, uint32_t calCount) {
-    canopy::kernel::adv::power<T>(dstTensor, nullptr, src0Scalar, &src1Tensor, T(), &sharedTmpBuffer, calCount);
+    canopy::adv::power<T>(dstTensor, nullptr, src0Scalar, &src1Tensor, T(), &sharedTmpBuffer, calCount);
 }
 template <typename T, bool isReuseSource = false, const PowerConfig& config = defaultPowerConfig>
 __aicore__ inline void Power(const LocalTensor<T>& dstTensor, const T& src0Scalar, const LocalTensor<T>& src1Tensor,
                              uint32_t calCount) {
-    canopy::kernel::adv::power<T>(dstTensor, nullptr, src0Scalar, &src1Tensor, T(), nullptr, calCount);
+    canopy::adv::power<T>(dstTensor, nullptr, src0Scalar, &src1Tensor, T(), nullptr, calCount);
 }
 template <typename T, bool isReuseSource = false, const PowerConfig& config = defaultPowerConfig>
 __aicore__ inline void Power(const LocalTensor<T>& dstTensor, const T& src0Scalar, const LocalTensor<T>& src1Tensor,
                              const LocalTensor<uint8_t>& sharedTmpBuffer) {
-    canopy::kernel::adv::power<T>(dstTensor, nullptr, src0Scalar, &src1Tensor, T(), &sharedTmpBuffer,
-                                  src1Tensor.GetSize());
+    canopy::adv::power<T>(dstTensor, nullptr, src0Scalar, &src1Tensor, T(), &sharedTmpBuffer, src1Tensor.GetSize());
 }
 template <typename T, bool isReuseSource = false, const PowerConfig& config = defaultPowerConfig>
 __aicore__ inline void Power(const LocalTensor<T>& dstTensor, const T& src0Scalar, const LocalTensor<T>& src1Tensor) {
-    canopy::kernel::adv::power<T>(dstTensor, nullptr, src0Scalar, &src1Tensor, T(), nullptr, src1Tensor.GetSize());
+    canopy::adv::power<T>(dstTensor, nullptr, src0Scalar, &src1Tensor, T(), nullptr, src1Tensor.GetSize());
 }
 
 }  // namespace AscendC

@@ -8,7 +8,7 @@
 
 #include "adv_api/utils/types.h"
 
-namespace canopy::kernel::adv::sizes {
+namespace canopy::adv::sizes {
 inline constexpr uint32_t power_nodes(bool tensorTensor, bool typeIsInt, uint32_t typeSize) {
     if (typeIsInt) return tensorTensor ? 6 : 7;
     if (typeSize == sizeof(float)) return tensorTensor ? 4 : 5;
@@ -29,7 +29,7 @@ inline constexpr uint32_t power_max(uint32_t inputSize, bool tensorTensor, bool 
 inline bool shape_is_tensor(const AscendC::TensorShape& shape) {
     return !(shape.GetDimNum() == 1 && shape.GetDim(0) == 1);
 }
-}  // namespace canopy::kernel::adv::sizes
+}  // namespace canopy::adv::sizes
 
 namespace AscendC {
 
@@ -37,7 +37,7 @@ inline void GetPowerMaxMinTmpSize(const TensorShape& srcShape1, const TensorShap
                                   const uint32_t typeSize, const bool isReuseSource, uint32_t& maxValue,
                                   uint32_t& minValue) {
     (void)isReuseSource;
-    namespace sizes = canopy::kernel::adv::sizes;
+    namespace sizes = canopy::adv::sizes;
     const bool baseIsTensor = sizes::shape_is_tensor(srcShape1);
     const bool expIsTensor = sizes::shape_is_tensor(srcShape2);
     const int64_t elements = baseIsTensor ? srcShape1.GetShapeSize() : srcShape2.GetShapeSize();
@@ -48,7 +48,7 @@ inline void GetPowerMaxMinTmpSize(const TensorShape& srcShape1, const TensorShap
 
 inline void GetPowerTmpBufferFactorSize(const bool baseIsTensor, const bool expIsTensor, const bool typeIsInt,
                                         const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuffer) {
-    maxLiveNodeCount = canopy::kernel::adv::sizes::power_nodes(baseIsTensor && expIsTensor, typeIsInt, typeSize);
+    maxLiveNodeCount = canopy::adv::sizes::power_nodes(baseIsTensor && expIsTensor, typeIsInt, typeSize);
     extraBuffer = typeIsInt ? 0 : 256;
 }
 

@@ -1,35 +1,21 @@
 #pragma once
-// Trunc's temporary buffer (CANN's adv_api/math/trunc_tiling.h): one 256-byte live node for float, two for half.
-#include <algorithm>
+// Trunc's temporary buffer (CANN's adv_api/math/trunc_tiling.h): its row of
+// canopy/adv/live_nodes.h.
 #include <cstdint>
 
-#include "adv_api/utils/host_check.h"
 #include "adv_api/utils/types.h"
-
-namespace canopy::kernel::adv::sizes {
-inline constexpr uint32_t trunc_nodes(uint32_t typeSize) { return typeSize == sizeof(float) ? 1 : 2; }
-inline constexpr uint32_t trunc_min(uint32_t typeSize) { return trunc_nodes(typeSize) * 256; }
-inline constexpr uint32_t trunc_max(uint32_t inputSize, uint32_t typeSize) {
-    return trunc_nodes(typeSize) * std::max(inputSize * typeSize, 256u);
-}
-}  // namespace canopy::kernel::adv::sizes
+#include "canopy/adv/live_nodes.h"
 
 namespace AscendC {
 
 inline void GetTruncMaxMinTmpSize(const TensorShape& srcShape, const uint32_t typeSize, const bool isReuseSource,
-                                uint32_t& maxValue, uint32_t& minValue) {
+                                  uint32_t& maxValue, uint32_t& minValue) {
     (void)isReuseSource;
-    const int64_t inputSize = srcShape.GetShapeSize();
-    if (!canopy::kernel::adv::host_check(inputSize > 0, "GetTruncMaxMinTmpSize",
-                                         "Input Shape size must be greater than 0."))
-        return;
-    minValue = canopy::kernel::adv::sizes::trunc_min(typeSize);
-    maxValue = canopy::kernel::adv::sizes::trunc_max(static_cast<uint32_t>(inputSize), typeSize);
+    canopy::adv::live_nodes::max_min(canopy::adv::live_nodes::trunc, srcShape, typeSize, maxValue, minValue);
 }
 
 inline void GetTruncTmpBufferFactorSize(const uint32_t typeSize, uint32_t& maxLiveNodeCount, uint32_t& extraBuf) {
-    extraBuf = 0;
-    maxLiveNodeCount = canopy::kernel::adv::sizes::trunc_nodes(typeSize);
+    canopy::adv::live_nodes::factor(canopy::adv::live_nodes::trunc, typeSize, maxLiveNodeCount, extraBuf);
 }
 
 }  // namespace AscendC

@@ -4,9 +4,9 @@
 #include <type_traits>
 
 #include "adv_api/math/xor_tiling.h"
-#include "adv_api/utils/adv_common.h"
+#include "canopy/adv/adv_common.h"
 
-namespace canopy::kernel::adv {
+namespace canopy::adv {
 template <typename T>
 inline void xor_tensors(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src0,
                         const AscendC::LocalTensor<T>& src1, const AscendC::LocalTensor<uint8_t>* tmp,
@@ -17,7 +17,7 @@ inline void xor_tensors(const AscendC::LocalTensor<T>& dst, const AscendC::Local
                            return a.binaryExpr(b, [](T x, T y) { return static_cast<T>(x ^ y); });
                        });
 }
-}  // namespace canopy::kernel::adv
+}  // namespace canopy::adv
 
 namespace AscendC {
 
@@ -25,22 +25,22 @@ template <typename T, bool isReuseSource = false>
 __aicore__ inline void Xor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
                            const LocalTensor<T>& src1Tensor, const LocalTensor<uint8_t>& sharedTmpBuffer,
                            const uint32_t calCount) {
-    canopy::kernel::adv::xor_tensors(dstTensor, src0Tensor, src1Tensor, &sharedTmpBuffer, calCount);
+    canopy::adv::xor_tensors(dstTensor, src0Tensor, src1Tensor, &sharedTmpBuffer, calCount);
 }
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void Xor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
                            const LocalTensor<T>& src1Tensor, const LocalTensor<uint8_t>& sharedTmpBuffer) {
-    canopy::kernel::adv::xor_tensors(dstTensor, src0Tensor, src1Tensor, &sharedTmpBuffer, src0Tensor.GetSize());
+    canopy::adv::xor_tensors(dstTensor, src0Tensor, src1Tensor, &sharedTmpBuffer, src0Tensor.GetSize());
 }
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void Xor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
                            const LocalTensor<T>& src1Tensor, const uint32_t calCount) {
-    canopy::kernel::adv::xor_tensors(dstTensor, src0Tensor, src1Tensor, nullptr, calCount);
+    canopy::adv::xor_tensors(dstTensor, src0Tensor, src1Tensor, nullptr, calCount);
 }
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void Xor(const LocalTensor<T>& dstTensor, const LocalTensor<T>& src0Tensor,
                            const LocalTensor<T>& src1Tensor) {
-    canopy::kernel::adv::xor_tensors(dstTensor, src0Tensor, src1Tensor, nullptr, src0Tensor.GetSize());
+    canopy::adv::xor_tensors(dstTensor, src0Tensor, src1Tensor, nullptr, src0Tensor.GetSize());
 }
 
 }  // namespace AscendC

@@ -6,9 +6,9 @@
 
 #include "adv_api/utils/types.h"
 
-namespace canopy::kernel::adv::sizes {
+namespace canopy::adv::sizes {
 inline constexpr uint32_t xor_min() { return 256; }
-}  // namespace canopy::kernel::adv::sizes
+}  // namespace canopy::adv::sizes
 
 namespace AscendC {
 
@@ -17,7 +17,7 @@ inline void GetXorMaxMinTmpSize(const TensorShape& srcShape, const uint32_t type
     (void)isReuseSource;
     uint32_t inputSize = 1;
     for (const int64_t dim : srcShape.GetDims()) inputSize *= static_cast<uint32_t>(dim);
-    minValue = canopy::kernel::adv::sizes::xor_min();
+    minValue = canopy::adv::sizes::xor_min();
     maxValue = std::max(inputSize * typeSize, minValue);
 }
 

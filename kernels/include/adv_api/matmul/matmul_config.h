@@ -6,7 +6,7 @@
 #include <cstdint>
 
 #include "adv_api/matmul/kernel_cube_tiling.h"
-#include "kernel_operator.h"
+#include "basic_api/kernel_basic_intf.h"
 
 constexpr uint32_t SHARED_CO1_BUFFER_SIZE = 64 * 1024;
 

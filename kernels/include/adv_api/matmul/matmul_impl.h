@@ -20,7 +20,7 @@
 
 #include "adv_api/matmul/kernel_cube_tiling.h"
 #include "adv_api/matmul/matmul_config.h"
-#include "kernel_operator.h"
+#include "basic_api/kernel_basic_intf.h"
 
 namespace canopy::kernel::matmul {
 

@@ -4,11 +4,11 @@
 // beta; meanLocal and the third output (named rstdLocal in CANN) receive each row's mean and
 // variance.
 #include "adv_api/normalization/normalization_tilingdata.h"
-#include "canopy/adv_norm/kernel_common.h"
-#include "canopy/adv_norm/norm_rows.h"
-#include "canopy/adv_norm/sizes.h"
+#include "canopy/adv/kernel_common.h"
+#include "canopy/adv/norm_rows.h"
+#include "canopy/adv/sizes.h"
 
-namespace canopy::adv_norm {
+namespace canopy::adv {
 
 template <typename T, bool isReuseSrc, bool isBasicBlock>
 inline void deepnorm(const AscendC::LocalTensor<T>& dstLocal, const AscendC::LocalTensor<T>& meanLocal,
@@ -55,7 +55,7 @@ inline void deepnorm(const AscendC::LocalTensor<T>& dstLocal, const AscendC::Loc
     store_column(var_out, variance);
 }
 
-}  // namespace canopy::adv_norm
+}  // namespace canopy::adv
 
 namespace AscendC {
 
@@ -65,9 +65,8 @@ __aicore__ inline void DeepNorm(const LocalTensor<T>& dstLocal, const LocalTenso
                                 const LocalTensor<T>& gxLocal, const LocalTensor<T>& betaLocal,
                                 const LocalTensor<T>& gammaLocal, const LocalTensor<uint8_t>& sharedTmpBuffer,
                                 const T alpha, const T epsilon, DeepNormTiling& tiling) {
-    canopy::adv_norm::deepnorm<T, isReuseSrc, isBasicBlock>(dstLocal, meanLocal, rstdLocal, srcLocal, gxLocal,
-                                                            betaLocal, gammaLocal, &sharedTmpBuffer, alpha, epsilon,
-                                                            tiling);
+    canopy::adv::deepnorm<T, isReuseSrc, isBasicBlock>(dstLocal, meanLocal, rstdLocal, srcLocal, gxLocal, betaLocal,
+                                                       gammaLocal, &sharedTmpBuffer, alpha, epsilon, tiling);
 }
 template <typename T, bool isReuseSrc = false, bool isBasicBlock = false>
 __aicore__ inline void DeepNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& meanLocal,
@@ -75,8 +74,8 @@ __aicore__ inline void DeepNorm(const LocalTensor<T>& dstLocal, const LocalTenso
                                 const LocalTensor<T>& gxLocal, const LocalTensor<T>& betaLocal,
                                 const LocalTensor<T>& gammaLocal, const T alpha, const T epsilon,
                                 DeepNormTiling& tiling) {
-    canopy::adv_norm::deepnorm<T, isReuseSrc, isBasicBlock>(dstLocal, meanLocal, rstdLocal, srcLocal, gxLocal,
-                                                            betaLocal, gammaLocal, nullptr, alpha, epsilon, tiling);
+    canopy::adv::deepnorm<T, isReuseSrc, isBasicBlock>(dstLocal, meanLocal, rstdLocal, srcLocal, gxLocal, betaLocal,
+                                                       gammaLocal, nullptr, alpha, epsilon, tiling);
 }
 
 }  // namespace AscendC

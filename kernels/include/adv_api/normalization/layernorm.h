@@ -12,9 +12,9 @@
 //   var' = var + delta * (x - mean'); with config.isInplace the remaining elements of the outputs
 //   take the inputs' values.
 #include "adv_api/normalization/normalization_tilingdata.h"
-#include "canopy/adv_norm/kernel_common.h"
-#include "canopy/adv_norm/norm_rows.h"
-#include "canopy/adv_norm/sizes.h"
+#include "canopy/adv/kernel_common.h"
+#include "canopy/adv/norm_rows.h"
+#include "canopy/adv/sizes.h"
 
 namespace AscendC {
 
@@ -47,7 +47,7 @@ struct WelfordUpdateParam {
 
 }  // namespace AscendC
 
-namespace canopy::adv_norm {
+namespace canopy::adv {
 
 template <typename T, bool isReuseSource>
 inline void layernorm_bsh(const AscendC::LocalTensor<T>& output, const AscendC::LocalTensor<T>& outputMean,
@@ -160,7 +160,7 @@ inline void welford_update(const AscendC::LocalTensor<U>& outputMean, const Asce
     }
 }
 
-}  // namespace canopy::adv_norm
+}  // namespace canopy::adv
 
 namespace AscendC {
 
@@ -170,24 +170,24 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
                                  const LocalTensor<T>& gamma, const LocalTensor<T>& beta,
                                  const LocalTensor<uint8_t>& sharedTmpBuffer, const T epsilon,
                                  LayerNormTiling& tiling) {
-    canopy::adv_norm::layernorm_bsh<T, isReuseSource>(output, outputMean, outputVariance, inputX, gamma, beta,
-                                                      &sharedTmpBuffer, epsilon, tiling);
+    canopy::adv::layernorm_bsh<T, isReuseSource>(output, outputMean, outputVariance, inputX, gamma, beta,
+                                                 &sharedTmpBuffer, epsilon, tiling);
 }
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<T>& outputMean,
                                  const LocalTensor<T>& outputVariance, const LocalTensor<T>& inputX,
                                  const LocalTensor<T>& gamma, const LocalTensor<T>& beta, const T epsilon,
                                  LayerNormTiling& tiling) {
-    canopy::adv_norm::layernorm_bsh<T, isReuseSource>(output, outputMean, outputVariance, inputX, gamma, beta,
-                                                      nullptr, epsilon, tiling);
+    canopy::adv::layernorm_bsh<T, isReuseSource>(output, outputMean, outputVariance, inputX, gamma, beta, nullptr,
+                                                 epsilon, tiling);
 }
 template <typename U, typename T, bool isReuseSource = false, const LayerNormConfig& config = LNCFG_NORM>
 __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<float>& outputMean,
                                  const LocalTensor<float>& outputRstd, const LocalTensor<T>& inputX,
                                  const LocalTensor<U>& gamma, const LocalTensor<U>& beta, const float epsilon,
                                  const LayerNormPara& para, const LayerNormSeparateTiling& tiling) {
-    canopy::adv_norm::layernorm_ar<U, T, isReuseSource, config>(output, outputMean, outputRstd, inputX, gamma, beta,
-                                                                epsilon, nullptr, para, tiling);
+    canopy::adv::layernorm_ar<U, T, isReuseSource, config>(output, outputMean, outputRstd, inputX, gamma, beta, epsilon,
+                                                           nullptr, para, tiling);
 }
 template <typename U, typename T, bool isReuseSource = false, const LayerNormConfig& config = LNCFG_NORM>
 __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor<float>& outputMean,
@@ -195,24 +195,24 @@ __aicore__ inline void LayerNorm(const LocalTensor<T>& output, const LocalTensor
                                  const LocalTensor<U>& gamma, const LocalTensor<U>& beta, const float epsilon,
                                  const LocalTensor<uint8_t>& sharedTmpBuffer, const LayerNormPara& para,
                                  const LayerNormSeparateTiling& tiling) {
-    canopy::adv_norm::layernorm_ar<U, T, isReuseSource, config>(output, outputMean, outputRstd, inputX, gamma, beta,
-                                                                epsilon, &sharedTmpBuffer, para, tiling);
+    canopy::adv::layernorm_ar<U, T, isReuseSource, config>(output, outputMean, outputRstd, inputX, gamma, beta, epsilon,
+                                                           &sharedTmpBuffer, para, tiling);
 }
 
 template <typename T, typename U, bool isReuseSource = false, const WelfordUpdateConfig& config = WFUPDATE_DEFAULT_CFG>
 __aicore__ inline void WelfordUpdate(const LocalTensor<U>& outputMean, const LocalTensor<U>& outputVariance,
                                      const LocalTensor<U>& inputMean, const LocalTensor<U>& inputVariance,
                                      const LocalTensor<T>& inputX, const WelfordUpdateParam& para) {
-    canopy::adv_norm::welford_update<T, U, isReuseSource, config>(outputMean, outputVariance, inputMean,
-                                                                  inputVariance, inputX, nullptr, para);
+    canopy::adv::welford_update<T, U, isReuseSource, config>(outputMean, outputVariance, inputMean, inputVariance,
+                                                             inputX, nullptr, para);
 }
 template <typename T, typename U, bool isReuseSource = false, const WelfordUpdateConfig& config = WFUPDATE_DEFAULT_CFG>
 __aicore__ inline void WelfordUpdate(const LocalTensor<U>& outputMean, const LocalTensor<U>& outputVariance,
                                      const LocalTensor<U>& inputMean, const LocalTensor<U>& inputVariance,
                                      const LocalTensor<T>& inputX, const LocalTensor<uint8_t>& sharedTmpBuffer,
                                      const WelfordUpdateParam& para) {
-    canopy::adv_norm::welford_update<T, U, isReuseSource, config>(outputMean, outputVariance, inputMean,
-                                                                  inputVariance, inputX, &sharedTmpBuffer, para);
+    canopy::adv::welford_update<T, U, isReuseSource, config>(outputMean, outputVariance, inputMean, inputVariance,
+                                                             inputX, &sharedTmpBuffer, para);
 }
 
 }  // namespace AscendC

@@ -5,19 +5,17 @@
 #include <cstdint>
 #include <cstring>
 
-#include "canopy/adv_norm/bsh_norm_tiling.h"
-#include "canopy/adv_norm/reduce_pattern.h"
+#include "canopy/adv/bsh_norm_tiling.h"
+#include "canopy/adv/reduce_pattern.h"
 
 CANOPY_DECLARE_HOST_TILING(LayerNormTiling, CANOPY_LAYERNORM_BSH_TILING_FIELDS)
 CANOPY_DECLARE_HOST_TILING(LayerNormSeparateTiling, CANOPY_LAYERNORM_SEPARATE_TILING_FIELDS)
 CANOPY_DECLARE_HOST_TILING(LayerNormGradTiling, CANOPY_LAYERNORM_GRAD_TILING_FIELDS)
 CANOPY_DECLARE_HOST_TILING(LayerNormGradBetaTiling, CANOPY_LAYERNORM_GRAD_BETA_TILING_FIELDS)
 
-namespace AscendC {
-
-namespace canopy_layernorm_detail {
+namespace canopy::adv::sizes {
 // [B, S, H, originH] as the LayerNorm tiling functions take it.
-inline bool bsh(const TensorShape& shape, uint32_t& b, uint32_t& s, uint32_t& h, uint32_t& oriH) {
+inline bool layernorm_bsh(const AscendC::TensorShape& shape, uint32_t& b, uint32_t& s, uint32_t& h, uint32_t& oriH) {
     if (shape.GetDimNum() < 4) return false;
     b = uint32_t(shape.GetDim(0));
     s = uint32_t(shape.GetDim(1));
@@ -25,30 +23,32 @@ inline bool bsh(const TensorShape& shape, uint32_t& b, uint32_t& s, uint32_t& h,
     oriH = uint32_t(shape.GetDim(3));
     return b * s * h > 0;
 }
-}  // namespace canopy_layernorm_detail
+}  // namespace canopy::adv::sizes
+
+namespace AscendC {
 
 // LayerNorm of [B, S, H, originH].
 inline void GetLayerNormMaxMinTmpSize(const TensorShape& srcShape, const uint32_t typeSize, const bool isReuseSource,
                                       uint32_t& maxValue, uint32_t& minValue) {
     uint32_t b, s, h, oriH;
-    if (!canopy_layernorm_detail::bsh(srcShape, b, s, h, oriH)) return;
-    maxValue = canopy::adv_norm::sizes::bsh_norm_max(b, s, h, typeSize, isReuseSource);
-    minValue = canopy::adv_norm::sizes::bsh_norm_min(b, s, h, typeSize, isReuseSource);
+    if (!canopy::adv::sizes::layernorm_bsh(srcShape, b, s, h, oriH)) return;
+    maxValue = canopy::adv::sizes::bsh_norm_max(b, s, h, typeSize, isReuseSource);
+    minValue = canopy::adv::sizes::bsh_norm_min(b, s, h, typeSize, isReuseSource);
 }
 inline void GetLayerNormNDTilingInfo(const TensorShape& srcShape, const uint32_t stackBufferSize,
                                      const uint32_t typeSize, const bool isReuseSource,
                                      AscendC::tiling::LayerNormTiling& tiling) {
     uint32_t b, s, h, oriH;
-    if (!canopy_layernorm_detail::bsh(srcShape, b, s, h, oriH)) return;
-    canopy::adv_norm::bsh_norm_tiling(TensorShape({b, s, h}), TensorShape({b, s, oriH}), stackBufferSize, typeSize,
-                                      isReuseSource, false, tiling);
+    if (!canopy::adv::sizes::layernorm_bsh(srcShape, b, s, h, oriH)) return;
+    canopy::adv::bsh_norm_tiling(TensorShape({b, s, h}), TensorShape({b, s, oriH}), stackBufferSize, typeSize,
+                                 isReuseSource, false, tiling);
 }
 inline void GetLayerNormNDTilingInfo(const TensorShape& srcShape, const uint32_t stackBufferSize,
                                      const uint32_t typeSize, const bool isReuseSource,
                                      optiling::LayerNormTiling& tiling) {
     AscendC::tiling::LayerNormTiling plain{};
     GetLayerNormNDTilingInfo(srcShape, stackBufferSize, typeSize, isReuseSource, plain);
-    canopy::adv_norm::copy_tiling(plain, tiling);
+    canopy::adv::copy_tiling(plain, tiling);
 }
 [[deprecated("GetLayerNormNDTillingInfo is deprecated, please use GetLayerNormNDTilingInfo instead!")]]
 inline void GetLayerNormNDTillingInfo(const TensorShape& srcShape, const uint32_t stackBufferSize,
@@ -67,8 +67,8 @@ inline void GetNormalizeMaxMinTmpSize(const TensorShape& srcShape, const uint32_
     if (srcShape.GetDimNum() != 2 || typeSizeT == 0) return;
     const uint32_t a = uint32_t(srcShape.GetDim(0));
     const uint32_t r = uint32_t(srcShape.GetDim(1));
-    maxValue = canopy::adv_norm::sizes::normalize_max(a, r, typeSizeT);
-    minValue = canopy::adv_norm::sizes::normalize_min(a, r, typeSizeU, typeSizeT);
+    maxValue = canopy::adv::sizes::normalize_max(a, r, typeSizeT);
+    minValue = canopy::adv::sizes::normalize_min(a, r, typeSizeU, typeSizeT);
 }
 
 // LayerNorm of [A, R] (the separate form).
@@ -81,8 +81,8 @@ inline void GetLayerNormMaxMinTmpSize(const TensorShape& srcShape, const uint32_
     if (srcShape.GetDimNum() != 2 || (typeSize != 2 && typeSize != 4)) return;
     const uint32_t a = uint32_t(srcShape.GetDim(0));
     const uint32_t r = uint32_t(srcShape.GetDim(1));
-    maxValue = canopy::adv_norm::sizes::layernorm_separate_max(a, r, typeSize);
-    minValue = canopy::adv_norm::sizes::layernorm_separate_min(a, r, typeSize);
+    maxValue = canopy::adv::sizes::layernorm_separate_max(a, r, typeSize);
+    minValue = canopy::adv::sizes::layernorm_separate_min(a, r, typeSize);
 }
 inline void GetLayerNormNDTilingInfo(const TensorShape& srcShape, const uint32_t stackBufferSize,
                                      const uint32_t typeSize, const bool isReuseSource, const bool isComputeRstd,
@@ -92,9 +92,9 @@ inline void GetLayerNormNDTilingInfo(const TensorShape& srcShape, const uint32_t
     if (srcShape.GetDimNum() != 2 || (typeSize != 2 && typeSize != 4)) return;
     const uint32_t a = uint32_t(srcShape.GetDim(0));
     const uint32_t r = uint32_t(srcShape.GetDim(1));
-    const uint32_t rPad = canopy::adv_norm::sizes::round_up(r, 32 / typeSize);
+    const uint32_t rPad = canopy::adv::sizes::round_up(r, 32 / typeSize);
     const uint32_t inputXSize = a * rPad;
-    const uint32_t varianceSize = canopy::adv_norm::sizes::round_up(a, 8);
+    const uint32_t varianceSize = canopy::adv::sizes::round_up(a, 8);
     const uint32_t tmpBufSize = stackBufferSize / 4;
     if (tmpBufSize < varianceSize) return;
     uint32_t oneTmpSize = (tmpBufSize - varianceSize) / 2;
@@ -127,7 +127,7 @@ inline void GetLayerNormNDTilingInfo(const TensorShape& srcShape, const uint32_t
                                      optiling::LayerNormSeparateTiling& tiling) {
     AscendC::tiling::LayerNormSeparateTiling plain{};
     GetLayerNormNDTilingInfo(srcShape, stackBufferSize, typeSize, isReuseSource, isComputeRstd, plain);
-    canopy::adv_norm::copy_tiling(plain, tiling);
+    canopy::adv::copy_tiling(plain, tiling);
 }
 
 // WelfordUpdate of [rnLength, abLength].
@@ -137,9 +137,9 @@ inline void GetWelfordUpdateMaxMinTmpSize(const TensorShape& srcShape, const uin
     (void)typeSizeU;
     (void)isInplace;
     if (srcShape.GetDimNum() != 2) return;
-    minValue = canopy::adv_norm::sizes::welford_update_min(typeSizeT, isReuseSource);
-    maxValue = canopy::adv_norm::sizes::welford_update_max(uint32_t(srcShape.GetDim(0)), uint32_t(srcShape.GetDim(1)),
-                                                           typeSizeT, isReuseSource);
+    minValue = canopy::adv::sizes::welford_update_min(typeSizeT, isReuseSource);
+    maxValue = canopy::adv::sizes::welford_update_max(uint32_t(srcShape.GetDim(0)), uint32_t(srcShape.GetDim(1)),
+                                                      typeSizeT, isReuseSource);
 }
 
 // WelfordFinalize of [abLength].
@@ -148,28 +148,28 @@ inline void GetWelfordFinalizeMaxMinTmpSize(const TensorShape& srcShape, const u
     (void)typeSize;
     (void)isReuseSource;
     if (srcShape.GetDimNum() < 1) return;
-    minValue = canopy::adv_norm::sizes::welford_finalize_min();
-    maxValue = canopy::adv_norm::sizes::welford_finalize_max(uint32_t(srcShape.GetDim(0)));
+    minValue = canopy::adv::sizes::welford_finalize_min();
+    maxValue = canopy::adv::sizes::welford_finalize_max(uint32_t(srcShape.GetDim(0)));
 }
 
 // LayerNormGrad of [B, S, H, originH].
 inline void GetLayerNormGradMaxMinTmpSize(const TensorShape& srcShape, const uint32_t typeSize,
                                           const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {
     uint32_t b, s, h, oriH;
-    if (!canopy_layernorm_detail::bsh(srcShape, b, s, h, oriH)) return;
-    maxValue = canopy::adv_norm::sizes::layernorm_grad_max(b, s, h, typeSize, isReuseSource);
-    minValue = canopy::adv_norm::sizes::layernorm_grad_min(b, s, h, typeSize, isReuseSource);
+    if (!canopy::adv::sizes::layernorm_bsh(srcShape, b, s, h, oriH)) return;
+    maxValue = canopy::adv::sizes::layernorm_grad_max(b, s, h, typeSize, isReuseSource);
+    minValue = canopy::adv::sizes::layernorm_grad_min(b, s, h, typeSize, isReuseSource);
 }
 inline void GetLayerNormGradNDTilingInfo(const TensorShape srcShape, const uint32_t stackBufferSize,
                                          const uint32_t typeSize, const bool isReuseSource,
                                          AscendC::tiling::LayerNormGradTiling& tiling) {
     uint32_t b, s, h, oriH;
-    if (!canopy_layernorm_detail::bsh(srcShape, b, s, h, oriH) || oriH == 0) return;
-    const uint32_t buffers = canopy::adv_norm::sizes::layernorm_grad_buffers(typeSize, isReuseSource);
+    if (!canopy::adv::sizes::layernorm_bsh(srcShape, b, s, h, oriH) || oriH == 0) return;
+    const uint32_t buffers = canopy::adv::sizes::layernorm_grad_buffers(typeSize, isReuseSource);
     uint32_t oneCalSize = stackBufferSize / 4 / buffers;
     oneCalSize = oneCalSize / h * h;
     const uint32_t perBlock = typeSize == 4 ? 8 : 16;
-    const uint32_t nohCalSize = canopy::adv_norm::sizes::round_up(oneCalSize / h, perBlock);
+    const uint32_t nohCalSize = canopy::adv::sizes::round_up(oneCalSize / h, perBlock);
     oneCalSize = nohCalSize * h;
     const uint32_t inputXSize = b * s * h;
     tiling.tmpTensorBSHPos = 0;
@@ -212,7 +212,7 @@ inline void GetLayerNormGradNDTilingInfo(const TensorShape srcShape, const uint3
                                          optiling::LayerNormGradTiling& tiling) {
     AscendC::tiling::LayerNormGradTiling plain{};
     GetLayerNormGradNDTilingInfo(srcShape, stackBufferSize, typeSize, isReuseSource, plain);
-    canopy::adv_norm::copy_tiling(plain, tiling);
+    canopy::adv::copy_tiling(plain, tiling);
 }
 
 // LayerNormGradBeta of [B, S, H, originH].
@@ -220,16 +220,16 @@ inline void GetLayerNormGradBetaMaxMinTmpSize(const TensorShape& srcShape, const
                                               const bool isReuseSource, uint32_t& maxValue, uint32_t& minValue) {
     (void)isReuseSource;
     uint32_t b, s, h, oriH;
-    if (!canopy_layernorm_detail::bsh(srcShape, b, s, h, oriH)) return;
-    maxValue = canopy::adv_norm::sizes::layernorm_grad_beta_max(b, s, h, typeSize);
-    minValue = canopy::adv_norm::sizes::layernorm_grad_beta_min(h, typeSize);
+    if (!canopy::adv::sizes::layernorm_bsh(srcShape, b, s, h, oriH)) return;
+    maxValue = canopy::adv::sizes::layernorm_grad_beta_max(b, s, h, typeSize);
+    minValue = canopy::adv::sizes::layernorm_grad_beta_min(h, typeSize);
 }
 inline void GetLayerNormGradBetaNDTilingInfo(const TensorShape srcShape, const uint32_t stackBufferSize,
                                              const uint32_t typeSize, const bool isReuseSource,
                                              AscendC::tiling::LayerNormGradBetaTiling& tiling) {
     (void)isReuseSource;
     uint32_t b, s, h, oriH;
-    if (!canopy_layernorm_detail::bsh(srcShape, b, s, h, oriH)) return;
+    if (!canopy::adv::sizes::layernorm_bsh(srcShape, b, s, h, oriH)) return;
     tiling.bLength = b;
     tiling.sLength = s;
     tiling.hLength = h;
@@ -265,7 +265,7 @@ inline void GetLayerNormGradBetaNDTilingInfo(const TensorShape srcShape, const u
                                              optiling::LayerNormGradBetaTiling& tiling) {
     AscendC::tiling::LayerNormGradBetaTiling plain{};
     GetLayerNormGradBetaNDTilingInfo(srcShape, stackBufferSize, typeSize, isReuseSource, plain);
-    canopy::adv_norm::copy_tiling(plain, tiling);
+    canopy::adv::copy_tiling(plain, tiling);
 }
 
 }  // namespace AscendC

@@ -8,8 +8,8 @@
 //   pd_x = pd_mean / H + pd_var * 2 / H * (x - mean) + pd_xl * rstd,
 //   resForGamma = (x - mean) * rstd (for LayerNormGradBeta).
 #include "adv_api/normalization/normalization_tilingdata.h"
-#include "canopy/adv_norm/kernel_common.h"
-#include "canopy/adv_norm/sizes.h"
+#include "canopy/adv/kernel_common.h"
+#include "canopy/adv/sizes.h"
 #include "canopy/kernel/ascendc/shape_info.h"
 
 namespace AscendC {
@@ -20,7 +20,7 @@ struct LayerNormGradShapeInfo {
 
 }  // namespace AscendC
 
-namespace canopy::adv_norm {
+namespace canopy::adv {
 
 template <typename T, bool isReuseSource>
 inline void layernorm_grad(const AscendC::LocalTensor<T>& outputPdX, const AscendC::LocalTensor<T>& resForGamma,
@@ -81,7 +81,7 @@ inline void layernorm_grad(const AscendC::LocalTensor<T>& outputPdX, const Ascen
     }
 }
 
-}  // namespace canopy::adv_norm
+}  // namespace canopy::adv
 
 namespace AscendC {
 
@@ -93,8 +93,8 @@ __aicore__ inline void LayerNormGrad(const LocalTensor<T>& outputPdX, const Loca
                                      T epsilon, LayerNormGradTiling& tiling,
                                      const LayerNormGradShapeInfo& shapeInfo = {}) {
     (void)shapeInfo;
-    canopy::adv_norm::layernorm_grad<T, isReuseSource>(outputPdX, resForGamma, inputDy, inputX, inputVariance,
-                                                       inputMean, inputGamma, &sharedTmpBuffer, epsilon, tiling);
+    canopy::adv::layernorm_grad<T, isReuseSource>(outputPdX, resForGamma, inputDy, inputX, inputVariance, inputMean,
+                                                  inputGamma, &sharedTmpBuffer, epsilon, tiling);
 }
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void LayerNormGrad(const LocalTensor<T>& outputPdX, const LocalTensor<T>& resForGamma,
@@ -103,8 +103,8 @@ __aicore__ inline void LayerNormGrad(const LocalTensor<T>& outputPdX, const Loca
                                      const LocalTensor<T>& inputGamma, T epsilon, LayerNormGradTiling& tiling,
                                      const LayerNormGradShapeInfo& shapeInfo = {}) {
     (void)shapeInfo;
-    canopy::adv_norm::layernorm_grad<T, isReuseSource>(outputPdX, resForGamma, inputDy, inputX, inputVariance,
-                                                       inputMean, inputGamma, nullptr, epsilon, tiling);
+    canopy::adv::layernorm_grad<T, isReuseSource>(outputPdX, resForGamma, inputDy, inputX, inputVariance, inputMean,
+                                                  inputGamma, nullptr, epsilon, tiling);
 }
 
 }  // namespace AscendC

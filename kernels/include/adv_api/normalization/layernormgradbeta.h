@@ -2,11 +2,11 @@
 // LayerNormGradBeta (CANN adv_api/normalization/layernormgradbeta.h): the gradients of gamma and
 // beta over [B, S, H]: pdGamma[h] = sum over B*S of dy * resForGamma, pdBeta[h] = sum of dy.
 #include "adv_api/normalization/normalization_tilingdata.h"
-#include "canopy/adv_norm/kernel_common.h"
-#include "canopy/adv_norm/norm_rows.h"
-#include "canopy/adv_norm/sizes.h"
+#include "canopy/adv/kernel_common.h"
+#include "canopy/adv/norm_rows.h"
+#include "canopy/adv/sizes.h"
 
-namespace canopy::adv_norm {
+namespace canopy::adv {
 
 template <typename T, bool isReuseSource>
 inline void layernorm_grad_beta(const AscendC::LocalTensor<T>& outputPdGamma,
@@ -34,7 +34,7 @@ inline void layernorm_grad_beta(const AscendC::LocalTensor<T>& outputPdGamma,
     Eigen::Map<Eigen::Array<T, 1, Eigen::Dynamic>>(pd_beta, h) = pd_b.cast<float>().cast<T>();
 }
 
-}  // namespace canopy::adv_norm
+}  // namespace canopy::adv
 
 namespace AscendC {
 
@@ -43,15 +43,15 @@ __aicore__ inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma, co
                                          const LocalTensor<T>& resForGamma, const LocalTensor<T>& inputDy,
                                          const LocalTensor<uint8_t>& sharedTmpBuffer,
                                          const LayerNormGradBetaTiling& tiling) {
-    canopy::adv_norm::layernorm_grad_beta<T, isReuseSource>(outputPdGamma, outputPdBeta, resForGamma, inputDy,
-                                                            &sharedTmpBuffer, tiling);
+    canopy::adv::layernorm_grad_beta<T, isReuseSource>(outputPdGamma, outputPdBeta, resForGamma, inputDy,
+                                                       &sharedTmpBuffer, tiling);
 }
 template <typename T, bool isReuseSource = false>
 __aicore__ inline void LayerNormGradBeta(const LocalTensor<T>& outputPdGamma, const LocalTensor<T>& outputPdBeta,
                                          const LocalTensor<T>& resForGamma, const LocalTensor<T>& inputDy,
                                          LayerNormGradBetaTiling& tiling) {
-    canopy::adv_norm::layernorm_grad_beta<T, isReuseSource>(outputPdGamma, outputPdBeta, resForGamma, inputDy,
-                                                            nullptr, tiling);
+    canopy::adv::layernorm_grad_beta<T, isReuseSource>(outputPdGamma, outputPdBeta, resForGamma, inputDy, nullptr,
+                                                       tiling);
 }
 
 }  // namespace AscendC

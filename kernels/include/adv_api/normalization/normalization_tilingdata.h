@@ -3,7 +3,7 @@
 // as the kernel reads them.
 #include <cstdint>
 
-#include "canopy/adv_norm/tiling_fields.h"
+#include "canopy/adv/tiling_fields.h"
 
 #define CANOPY_RMSNORM_TILING_FIELDS(F) \
     F(uint32_t, bLength)                \

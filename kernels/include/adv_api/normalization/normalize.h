@@ -3,10 +3,10 @@
 // rstd = 1 / sqrt(variance + epsilon) and output = gamma * (x - mean) * rstd + beta over aLength
 // rows of rLength elements (rLengthWithPadding apart); outputRstd receives rstd unless
 // config.isOnlyOutput; gamma / beta left out with config.isNoGamma / isNoBeta.
-#include "canopy/adv_norm/kernel_common.h"
-#include "canopy/adv_norm/norm_rows.h"
-#include "canopy/adv_norm/reduce_pattern.h"
-#include "canopy/adv_norm/sizes.h"
+#include "canopy/adv/kernel_common.h"
+#include "canopy/adv/norm_rows.h"
+#include "canopy/adv/reduce_pattern.h"
+#include "canopy/adv/sizes.h"
 
 namespace AscendC {
 
@@ -30,7 +30,7 @@ struct NormalizePara {
 
 }  // namespace AscendC
 
-namespace canopy::adv_norm {
+namespace canopy::adv {
 
 template <typename U, typename T, bool isReuseSource, const AscendC::NormalizeConfig& config>
 inline void normalize(const AscendC::LocalTensor<T>& output, const AscendC::LocalTensor<float>& outputRstd,
@@ -75,7 +75,7 @@ inline void normalize(const AscendC::LocalTensor<T>& output, const AscendC::Loca
     if (rstd_out) store_column(rstd_out, rstd);
 }
 
-}  // namespace canopy::adv_norm
+}  // namespace canopy::adv
 
 namespace AscendC {
 
@@ -85,16 +85,16 @@ __aicore__ inline void Normalize(const LocalTensor<T>& output, const LocalTensor
                                  const LocalTensor<T>& inputX, const LocalTensor<U>& gamma, const LocalTensor<U>& beta,
                                  const LocalTensor<uint8_t>& sharedTmpBuffer, const float epsilon,
                                  const NormalizePara& para) {
-    canopy::adv_norm::normalize<U, T, isReuseSource, config>(output, outputRstd, inputMean, inputVariance, inputX,
-                                                             gamma, beta, &sharedTmpBuffer, epsilon, para);
+    canopy::adv::normalize<U, T, isReuseSource, config>(output, outputRstd, inputMean, inputVariance, inputX, gamma,
+                                                        beta, &sharedTmpBuffer, epsilon, para);
 }
 template <typename U, typename T, bool isReuseSource = false, const NormalizeConfig& config = NLCFG_NORM>
 __aicore__ inline void Normalize(const LocalTensor<T>& output, const LocalTensor<float>& outputRstd,
                                  const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
                                  const LocalTensor<T>& inputX, const LocalTensor<U>& gamma, const LocalTensor<U>& beta,
                                  const float epsilon, const NormalizePara& para) {
-    canopy::adv_norm::normalize<U, T, isReuseSource, config>(output, outputRstd, inputMean, inputVariance, inputX,
-                                                             gamma, beta, nullptr, epsilon, para);
+    canopy::adv::normalize<U, T, isReuseSource, config>(output, outputRstd, inputMean, inputVariance, inputX, gamma,
+                                                        beta, nullptr, epsilon, para);
 }
 
 }  // namespace AscendC

@@ -2,11 +2,11 @@
 // RmsNorm (CANN adv_api/normalization/rmsnorm.h): over [B, S, H] rows,
 // dst = src / sqrt(mean(src^2 over the original H) + epsilon) * gamma, in float.
 #include "adv_api/normalization/normalization_tilingdata.h"
-#include "canopy/adv_norm/kernel_common.h"
-#include "canopy/adv_norm/norm_rows.h"
-#include "canopy/adv_norm/sizes.h"
+#include "canopy/adv/kernel_common.h"
+#include "canopy/adv/norm_rows.h"
+#include "canopy/adv/sizes.h"
 
-namespace canopy::adv_norm {
+namespace canopy::adv {
 
 template <typename T, bool isBasicBlock>
 inline void rmsnorm(const AscendC::LocalTensor<T>& dstLocal, const AscendC::LocalTensor<T>& srcLocal,
@@ -37,7 +37,7 @@ inline void rmsnorm(const AscendC::LocalTensor<T>& dstLocal, const AscendC::Loca
     store_rows(dst, RowsD((x.colwise() * inverse_rms).rowwise() * load_line(gamma, h)), h);
 }
 
-}  // namespace canopy::adv_norm
+}  // namespace canopy::adv
 
 namespace AscendC {
 
@@ -45,12 +45,12 @@ template <typename T, bool isBasicBlock = false>
 __aicore__ inline void RmsNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
                                const LocalTensor<T>& gammaLocal, const LocalTensor<uint8_t>& sharedTmpBuffer,
                                const T epsilon, const RmsNormTiling& tiling) {
-    canopy::adv_norm::rmsnorm<T, isBasicBlock>(dstLocal, srcLocal, gammaLocal, &sharedTmpBuffer, epsilon, tiling);
+    canopy::adv::rmsnorm<T, isBasicBlock>(dstLocal, srcLocal, gammaLocal, &sharedTmpBuffer, epsilon, tiling);
 }
 template <typename T, bool isBasicBlock = false>
 __aicore__ inline void RmsNorm(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
                                const LocalTensor<T>& gammaLocal, const T epsilon, const RmsNormTiling& tiling) {
-    canopy::adv_norm::rmsnorm<T, isBasicBlock>(dstLocal, srcLocal, gammaLocal, nullptr, epsilon, tiling);
+    canopy::adv::rmsnorm<T, isBasicBlock>(dstLocal, srcLocal, gammaLocal, nullptr, epsilon, tiling);
 }
 
 }  // namespace AscendC

@@ -5,8 +5,8 @@
 // variance = sum((mean_i - mean)^2 * count_i + var_i) * rRec. Without: the first headCountLength
 // partials count headCount each and the rest tailCount (when tailCountLength is 0, every partial
 // counts rnLength and the mean is sum(mean_i) * abRec).
-#include "canopy/adv_norm/kernel_common.h"
-#include "canopy/adv_norm/sizes.h"
+#include "canopy/adv/kernel_common.h"
+#include "canopy/adv/sizes.h"
 
 namespace AscendC {
 
@@ -30,7 +30,7 @@ struct WelfordFinalizePara {
 
 }  // namespace AscendC
 
-namespace canopy::adv_norm {
+namespace canopy::adv {
 
 inline void welford_finalize(const AscendC::LocalTensor<float>& outputMean,
                              const AscendC::LocalTensor<float>& outputVariance,
@@ -74,7 +74,7 @@ inline void welford_finalize(const AscendC::LocalTensor<float>& outputMean,
     out_var[0] = static_cast<float>(v);
 }
 
-}  // namespace canopy::adv_norm
+}  // namespace canopy::adv
 
 namespace AscendC {
 
@@ -82,30 +82,30 @@ template <bool isReuseSource = false, const WelfordFinalizeConfig& config = WFFI
 __aicore__ inline void WelfordFinalize(const LocalTensor<float>& outputMean, const LocalTensor<float>& outputVariance,
                                        const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
                                        const LocalTensor<uint8_t>& sharedTmpBuffer, WelfordFinalizePara& para) {
-    canopy::adv_norm::welford_finalize(outputMean, outputVariance, inputMean, inputVariance, nullptr, &sharedTmpBuffer,
-                                       para, config.isCorrection);
+    canopy::adv::welford_finalize(outputMean, outputVariance, inputMean, inputVariance, nullptr, &sharedTmpBuffer, para,
+                                  config.isCorrection);
 }
 template <bool isReuseSource = false, const WelfordFinalizeConfig& config = WFFINALIZE_DEFAULT_CFG>
 __aicore__ inline void WelfordFinalize(const LocalTensor<float>& outputMean, const LocalTensor<float>& outputVariance,
                                        const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
                                        const LocalTensor<int32_t>& counts,
                                        const LocalTensor<uint8_t>& sharedTmpBuffer, WelfordFinalizePara& para) {
-    canopy::adv_norm::welford_finalize(outputMean, outputVariance, inputMean, inputVariance, &counts, &sharedTmpBuffer,
-                                       para, config.isCorrection);
+    canopy::adv::welford_finalize(outputMean, outputVariance, inputMean, inputVariance, &counts, &sharedTmpBuffer, para,
+                                  config.isCorrection);
 }
 template <bool isReuseSource = false, const WelfordFinalizeConfig& config = WFFINALIZE_DEFAULT_CFG>
 __aicore__ inline void WelfordFinalize(const LocalTensor<float>& outputMean, const LocalTensor<float>& outputVariance,
                                        const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
                                        WelfordFinalizePara& para) {
-    canopy::adv_norm::welford_finalize(outputMean, outputVariance, inputMean, inputVariance, nullptr, nullptr, para,
-                                       config.isCorrection);
+    canopy::adv::welford_finalize(outputMean, outputVariance, inputMean, inputVariance, nullptr, nullptr, para,
+                                  config.isCorrection);
 }
 template <bool isReuseSource = false, const WelfordFinalizeConfig& config = WFFINALIZE_DEFAULT_CFG>
 __aicore__ inline void WelfordFinalize(const LocalTensor<float>& outputMean, const LocalTensor<float>& outputVariance,
                                        const LocalTensor<float>& inputMean, const LocalTensor<float>& inputVariance,
                                        const LocalTensor<int32_t>& counts, WelfordFinalizePara& para) {
-    canopy::adv_norm::welford_finalize(outputMean, outputVariance, inputMean, inputVariance, &counts, nullptr, para,
-                                       config.isCorrection);
+    canopy::adv::welford_finalize(outputMean, outputVariance, inputMean, inputVariance, &counts, nullptr, para,
+                                  config.isCorrection);
 }
 
 }  // namespace AscendC

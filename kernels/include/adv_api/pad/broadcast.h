@@ -1,10 +1,10 @@
 #pragma once
 // Broadcast (CANN adv_api/pad/broadcast.h), the A2 form: a 1-D [1] -> [n], or a 2-D source
 // broadcast along `axis` (0: [1, N] -> [M, N]; 1: [M, 1] -> [M, N]). Tensors are contiguous.
-#include "canopy/adv_norm/kernel_common.h"
-#include "canopy/adv_norm/sizes.h"
+#include "canopy/adv/kernel_common.h"
+#include "canopy/adv/sizes.h"
 
-namespace canopy::adv_norm {
+namespace canopy::adv {
 
 template <typename T, int32_t dim, int32_t axis>
 inline void broadcast(const AscendC::LocalTensor<T>& dstLocal, const AscendC::LocalTensor<T>& srcLocal,
@@ -41,7 +41,7 @@ inline void broadcast(const AscendC::LocalTensor<T>& dstLocal, const AscendC::Lo
     }
 }
 
-}  // namespace canopy::adv_norm
+}  // namespace canopy::adv
 
 namespace AscendC {
 
@@ -50,12 +50,12 @@ template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
 __aicore__ inline void BroadCast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
                                  const uint32_t dstShape[dim], const uint32_t srcShape[dim],
                                  LocalTensor<uint8_t>& sharedTmpBuffer) {
-    canopy::adv_norm::broadcast<T, dim, axis>(dstLocal, srcLocal, dstShape, srcShape, &sharedTmpBuffer);
+    canopy::adv::broadcast<T, dim, axis>(dstLocal, srcLocal, dstShape, srcShape, &sharedTmpBuffer);
 }
 template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
 __aicore__ inline void BroadCast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,
                                  const uint32_t dstShape[dim], const uint32_t srcShape[dim]) {
-    canopy::adv_norm::broadcast<T, dim, axis>(dstLocal, srcLocal, dstShape, srcShape, nullptr);
+    canopy::adv::broadcast<T, dim, axis>(dstLocal, srcLocal, dstShape, srcShape, nullptr);
 }
 template <typename T, int32_t dim, int32_t axis, bool isReuseSource = false>
 __aicore__ inline void Broadcast(const LocalTensor<T>& dstLocal, const LocalTensor<T>& srcLocal,

@@ -4,8 +4,8 @@
 // source broadcasts to the destination (each dimension equal or 1).
 #include <cstdint>
 
-#include "canopy/adv_norm/host_support.h"
-#include "canopy/adv_norm/sizes.h"
+#include "canopy/adv/host_support.h"
+#include "canopy/adv/sizes.h"
 
 namespace platform_ascendc {
 class PlatformAscendC;
@@ -26,8 +26,8 @@ inline void GetBroadCastMaxMinTmpSize(const platform_ascendc::PlatformAscendC& a
     }
     const uint32_t srcLast = dims == 2 ? uint32_t(srcShape.GetDim(1)) : 1;
     const uint32_t dstLast = dims == 2 ? uint32_t(dstShape.GetDim(1)) : 1;
-    const auto sizes = canopy::adv_norm::sizes::broadcast(uint32_t(srcShape.GetDim(0)), srcLast,
-                                                          uint32_t(dstShape.GetDim(0)), dstLast, typeSize);
+    const auto sizes = canopy::adv::sizes::broadcast(uint32_t(srcShape.GetDim(0)), srcLast,
+                                                     uint32_t(dstShape.GetDim(0)), dstLast, typeSize);
     minValue = sizes.min_value;
     maxValue = sizes.max_value;
 }

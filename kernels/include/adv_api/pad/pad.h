@@ -7,8 +7,8 @@
 // UnPad removes leftPad and rightPad elements of each row of width elements; the output rows are
 // width - leftPad - rightPad elements, contiguous.
 #include "adv_api/pad/pad_tilingdata.h"
-#include "canopy/adv_norm/kernel_common.h"
-#include "canopy/adv_norm/sizes.h"
+#include "canopy/adv/kernel_common.h"
+#include "canopy/adv/sizes.h"
 
 namespace AscendC {
 
@@ -33,7 +33,7 @@ struct UnPadParams {
 
 }  // namespace AscendC
 
-namespace canopy::adv_norm {
+namespace canopy::adv {
 
 template <typename T>
 inline void pad(const AscendC::LocalTensor<T>& dstTensor, const AscendC::LocalTensor<T>& srcTensor,
@@ -108,29 +108,29 @@ inline void unpad(const AscendC::LocalTensor<T>& dstTensor, const AscendC::Local
     }
 }
 
-}  // namespace canopy::adv_norm
+}  // namespace canopy::adv
 
 namespace AscendC {
 
 template <typename T>
 __aicore__ inline void Pad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, PadParams& padParams,
                            const LocalTensor<uint8_t>& sharedTmpBuffer, PadTiling& tiling) {
-    canopy::adv_norm::pad(dstTensor, srcTensor, padParams, &sharedTmpBuffer, tiling);
+    canopy::adv::pad(dstTensor, srcTensor, padParams, &sharedTmpBuffer, tiling);
 }
 template <typename T>
 __aicore__ inline void Pad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor, PadParams& padParams,
                            PadTiling& tiling) {
-    canopy::adv_norm::pad(dstTensor, srcTensor, padParams, nullptr, tiling);
+    canopy::adv::pad(dstTensor, srcTensor, padParams, nullptr, tiling);
 }
 template <typename T>
 __aicore__ inline void UnPad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
                              UnPadParams& unPadParams, LocalTensor<uint8_t>& sharedTmpBuffer, UnPadTiling& tiling) {
-    canopy::adv_norm::unpad(dstTensor, srcTensor, unPadParams, &sharedTmpBuffer, tiling);
+    canopy::adv::unpad(dstTensor, srcTensor, unPadParams, &sharedTmpBuffer, tiling);
 }
 template <typename T>
 __aicore__ inline void UnPad(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
                              UnPadParams& unPadParams, UnPadTiling& tiling) {
-    canopy::adv_norm::unpad(dstTensor, srcTensor, unPadParams, nullptr, tiling);
+    canopy::adv::unpad(dstTensor, srcTensor, unPadParams, nullptr, tiling);
 }
 
 }  // namespace AscendC

@@ -3,8 +3,8 @@
 #include <cstdint>
 
 #include "adv_api/pad/pad_tilingdata.h"
-#include "canopy/adv_norm/host_support.h"
-#include "canopy/adv_norm/sizes.h"
+#include "canopy/adv/host_support.h"
+#include "canopy/adv/sizes.h"
 
 CANOPY_DECLARE_HOST_TILING(UnPadTiling, CANOPY_UNPAD_TILING_FIELDS)
 CANOPY_DECLARE_HOST_TILING(PadTiling, CANOPY_PAD_TILING_FIELDS)
@@ -18,8 +18,8 @@ namespace AscendC {
 inline void GetPadMaxMinTmpSize(const TensorShape& srcShape, const uint32_t typeSize, uint32_t& maxValue,
                                 uint32_t& minValue) {
     if (srcShape.GetDimNum() != 2 || (typeSize != 2 && typeSize != 4)) return;
-    maxValue = canopy::adv_norm::sizes::pad_max(uint32_t(srcShape.GetShapeSize()), typeSize);
-    minValue = canopy::adv_norm::sizes::pad_min(typeSize);
+    maxValue = canopy::adv::sizes::pad_max(uint32_t(srcShape.GetShapeSize()), typeSize);
+    minValue = canopy::adv::sizes::pad_min(typeSize);
 }
 
 inline void PadTilingFunc(const TensorShape srcShape, const TensorShape oriSrcShape, const uint32_t stackBufferSize,
@@ -62,7 +62,7 @@ inline void PadTilingFunc(const TensorShape srcShape, const TensorShape oriSrcSh
                           const uint32_t typeSize, optiling::PadTiling& tiling) {
     AscendC::tiling::PadTiling plain{};
     PadTilingFunc(srcShape, oriSrcShape, stackBufferSize, typeSize, plain);
-    canopy::adv_norm::copy_tiling(plain, tiling);
+    canopy::adv::copy_tiling(plain, tiling);
 }
 
 // UnPad on the A2 (the architecture Canopy models) needs no temporary buffer.
@@ -103,7 +103,7 @@ inline void UnPadTilingFunc(const TensorShape srcShape, const uint32_t stackBuff
                             optiling::UnPadTiling& tiling) {
     AscendC::tiling::UnPadTiling plain{};
     UnPadTilingFunc(srcShape, stackBufferSize, typeSize, plain);
-    canopy::adv_norm::copy_tiling(plain, tiling);
+    canopy::adv::copy_tiling(plain, tiling);
 }
 
 }  // namespace AscendC

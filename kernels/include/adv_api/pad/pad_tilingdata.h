@@ -2,7 +2,7 @@
 // The tiling structs of Pad and UnPad (CANN adv_api/pad/pad_tilingdata.h), as the kernel reads them.
 #include <cstdint>
 
-#include "canopy/adv_norm/tiling_fields.h"
+#include "canopy/adv/tiling_fields.h"
 
 #define CANOPY_UNPAD_TILING_FIELDS(F)   \
     F(uint32_t, srcHeight)              \

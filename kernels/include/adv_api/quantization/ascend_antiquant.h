@@ -5,8 +5,8 @@
 // shapeInfo when given, else from the tensors' ShapeInfo, else [1, size] ([size, 1] transposed).
 // A scalar offset and scale quantize per tensor. To half the arithmetic is in half (each step
 // rounded), to bfloat16 in float.
-#include "canopy/adv_norm/kernel_common.h"
-#include "canopy/adv_norm/sizes.h"
+#include "canopy/adv/kernel_common.h"
+#include "canopy/adv/sizes.h"
 
 namespace AscendC {
 
@@ -19,7 +19,7 @@ struct AntiQuantShapeInfo {
 
 }  // namespace AscendC
 
-namespace canopy::adv_norm {
+namespace canopy::adv {
 
 struct Grid {
     uint32_t height;
@@ -96,7 +96,7 @@ inline void ascend_antiquant(const AscendC::LocalTensor<Out>& dstTensor, const A
     }
 }
 
-}  // namespace canopy::adv_norm
+}  // namespace canopy::adv
 
 namespace AscendC {
 
@@ -106,7 +106,7 @@ __aicore__ inline void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, c
                                        const LocalTensor<OutputDataType>& scale,
                                        const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t k,
                                        const AntiQuantShapeInfo& shapeInfo = {}) {
-    canopy::adv_norm::ascend_antiquant<InputDataType, OutputDataType, isTranspose>(
+    canopy::adv::ascend_antiquant<InputDataType, OutputDataType, isTranspose>(
         dst, src, &offset, &scale, OutputDataType(0), OutputDataType(0), &sharedTmpBuffer, k, shapeInfo);
 }
 template <typename InputDataType, typename OutputDataType, bool isTranspose>
@@ -114,7 +114,7 @@ __aicore__ inline void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, c
                                        const LocalTensor<OutputDataType>& scale,
                                        const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t k,
                                        const AntiQuantShapeInfo& shapeInfo = {}) {
-    canopy::adv_norm::ascend_antiquant<InputDataType, OutputDataType, isTranspose>(
+    canopy::adv::ascend_antiquant<InputDataType, OutputDataType, isTranspose>(
         dst, src, nullptr, &scale, OutputDataType(0), OutputDataType(0), &sharedTmpBuffer, k, shapeInfo);
 }
 template <typename InputDataType, typename OutputDataType, bool isTranspose>
@@ -122,7 +122,7 @@ __aicore__ inline void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, c
                                        const LocalTensor<OutputDataType>& offset,
                                        const LocalTensor<OutputDataType>& scale, const uint32_t k,
                                        const AntiQuantShapeInfo& shapeInfo = {}) {
-    canopy::adv_norm::ascend_antiquant<InputDataType, OutputDataType, isTranspose>(
+    canopy::adv::ascend_antiquant<InputDataType, OutputDataType, isTranspose>(
         dst, src, &offset, &scale, OutputDataType(0), OutputDataType(0), nullptr, k, shapeInfo);
 }
 template <typename InputDataType, typename OutputDataType, bool isTranspose>
@@ -130,22 +130,22 @@ __aicore__ inline void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, c
                                        const OutputDataType offset, const OutputDataType scale,
                                        const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t k,
                                        const AntiQuantShapeInfo& shapeInfo = {}) {
-    canopy::adv_norm::ascend_antiquant<InputDataType, OutputDataType, isTranspose>(
-        dst, src, nullptr, nullptr, offset, scale, &sharedTmpBuffer, k, shapeInfo);
+    canopy::adv::ascend_antiquant<InputDataType, OutputDataType, isTranspose>(dst, src, nullptr, nullptr, offset, scale,
+                                                                              &sharedTmpBuffer, k, shapeInfo);
 }
 template <typename InputDataType, typename OutputDataType, bool isTranspose>
 __aicore__ inline void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src,
                                        const OutputDataType scale, const LocalTensor<uint8_t>& sharedTmpBuffer,
                                        const uint32_t k, const AntiQuantShapeInfo& shapeInfo = {}) {
-    canopy::adv_norm::ascend_antiquant<InputDataType, OutputDataType, isTranspose>(
+    canopy::adv::ascend_antiquant<InputDataType, OutputDataType, isTranspose>(
         dst, src, nullptr, nullptr, OutputDataType(0), scale, &sharedTmpBuffer, k, shapeInfo);
 }
 template <typename InputDataType, typename OutputDataType, bool isTranspose>
 __aicore__ inline void AscendAntiQuant(const LocalTensor<OutputDataType>& dst, const LocalTensor<InputDataType>& src,
                                        const OutputDataType offset, const OutputDataType scale, const uint32_t k,
                                        const AntiQuantShapeInfo& shapeInfo = {}) {
-    canopy::adv_norm::ascend_antiquant<InputDataType, OutputDataType, isTranspose>(
-        dst, src, nullptr, nullptr, offset, scale, nullptr, k, shapeInfo);
+    canopy::adv::ascend_antiquant<InputDataType, OutputDataType, isTranspose>(dst, src, nullptr, nullptr, offset, scale,
+                                                                              nullptr, k, shapeInfo);
 }
 
 }  // namespace AscendC

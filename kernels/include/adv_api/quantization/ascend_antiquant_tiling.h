@@ -2,19 +2,20 @@
 // Host tiling of AscendAntiQuant (CANN adv_api/quantization/ascend_antiquant_tiling.h).
 #include <cstdint>
 
-#include "canopy/adv_norm/host_support.h"
-#include "canopy/adv_norm/sizes.h"
+#include "canopy/adv/host_support.h"
+#include "canopy/adv/sizes.h"
 
-namespace AscendC {
+namespace AscendC {}  // namespace AscendC
 
-
-namespace canopy_antiquant_detail {
-inline uint32_t elements(const TensorShape& shape) {
+namespace canopy::adv::sizes {
+inline uint32_t antiquant_elements(const AscendC::TensorShape& shape) {
     uint32_t size = 1;
     for (int64_t dim : shape.GetDims()) size *= uint32_t(dim);
     return size;
 }
-}  // namespace canopy_antiquant_detail
+}  // namespace canopy::adv::sizes
+
+namespace AscendC {
 
 // srcShape is [K, N] ([N, K] transposed) or flat; the minimum for a per-channel scale on a
 // non-transposed source reads K from srcShape's first dimension, as CANN's does.
@@ -22,16 +23,16 @@ inline uint32_t GetAscendAntiQuantMaxTmpSize(const TensorShape& srcShape, const 
                                              bool isTranspose, TensorDataType inputDataType,
                                              TensorDataType outputDataType) {
     (void)inputDataType;
-    return canopy::adv_norm::sizes::ascend_antiquant_max(
-        canopy_antiquant_detail::elements(srcShape), canopy_antiquant_detail::elements(scaleShape),
+    return canopy::adv::sizes::ascend_antiquant_max(
+        canopy::adv::sizes::antiquant_elements(srcShape), canopy::adv::sizes::antiquant_elements(scaleShape),
         uint32_t(srcShape.GetDim(0)), isTranspose, outputDataType == ge::DT_FLOAT16);
 }
 inline uint32_t GetAscendAntiQuantMinTmpSize(const TensorShape& srcShape, const TensorShape& scaleShape,
                                              bool isTranspose, TensorDataType inputDataType,
                                              TensorDataType outputDataType) {
     (void)inputDataType;
-    return canopy::adv_norm::sizes::ascend_antiquant_min(
-        canopy_antiquant_detail::elements(srcShape), canopy_antiquant_detail::elements(scaleShape),
+    return canopy::adv::sizes::ascend_antiquant_min(
+        canopy::adv::sizes::antiquant_elements(srcShape), canopy::adv::sizes::antiquant_elements(scaleShape),
         uint32_t(srcShape.GetDim(0)), isTranspose, outputDataType == ge::DT_FLOAT16);
 }
 inline void GetAscendAntiQuantMaxMinTmpSize(const TensorShape& srcShape, const TensorShape& scaleShape,

@@ -3,8 +3,8 @@
 // over an int32 source of m rows of n elements (n a multiple of 8), the first calCount elements of
 // each row, computed in float and rounded to dstT. dst rows are n rounded up to 32 bytes of dstT.
 // DEQUANT_WITH_MULTI_ROW treats the whole tensor as rows of calCount elements.
-#include "canopy/adv_norm/kernel_common.h"
-#include "canopy/adv_norm/sizes.h"
+#include "canopy/adv/kernel_common.h"
+#include "canopy/adv/sizes.h"
 
 namespace AscendC {
 
@@ -24,7 +24,7 @@ struct DequantParams {
 
 }  // namespace AscendC
 
-namespace canopy::adv_norm {
+namespace canopy::adv {
 
 template <typename dstT, typename scaleT, AscendC::DeQuantMode mode>
 inline void ascend_dequant(const AscendC::LocalTensor<dstT>& dstTensor, const AscendC::LocalTensor<int32_t>& srcTensor,
@@ -68,7 +68,7 @@ inline void ascend_dequant(const AscendC::LocalTensor<dstT>& dstTensor, const As
         dst, params.m, params.calCount, Eigen::OuterStride<>(dst_row)) = out.template cast<dstT>();
 }
 
-}  // namespace canopy::adv_norm
+}  // namespace canopy::adv
 
 namespace AscendC {
 
@@ -76,58 +76,56 @@ template <typename dstT, typename scaleT, DeQuantMode mode = DeQuantMode::DEQUAN
 __aicore__ inline void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<int32_t>& srcTensor,
                                      const LocalTensor<scaleT>& deqScale, const LocalTensor<uint8_t>& sharedTmpBuffer,
                                      DequantParams params) {
-    canopy::adv_norm::ascend_dequant<dstT, scaleT, mode>(dstTensor, srcTensor, &deqScale, 0.0f, &sharedTmpBuffer,
-                                                         params);
+    canopy::adv::ascend_dequant<dstT, scaleT, mode>(dstTensor, srcTensor, &deqScale, 0.0f, &sharedTmpBuffer, params);
 }
 template <typename dstT, typename scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>
 __aicore__ inline void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<int32_t>& srcTensor,
                                      const LocalTensor<scaleT>& deqScale, DequantParams params) {
-    canopy::adv_norm::ascend_dequant<dstT, scaleT, mode>(dstTensor, srcTensor, &deqScale, 0.0f, nullptr, params);
+    canopy::adv::ascend_dequant<dstT, scaleT, mode>(dstTensor, srcTensor, &deqScale, 0.0f, nullptr, params);
 }
 // calCount form: one row of calCount elements.
 template <typename dstT, typename scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>
 __aicore__ inline void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<int32_t>& srcTensor,
                                      const LocalTensor<scaleT>& deqScale, const LocalTensor<uint8_t>& sharedTmpBuffer,
                                      const uint32_t calCount) {
-    const uint32_t n = canopy::adv_norm::sizes::round_up(calCount, 8);
-    canopy::adv_norm::ascend_dequant<dstT, scaleT, mode>(dstTensor, srcTensor, &deqScale, 0.0f, &sharedTmpBuffer,
-                                                         {1, n, calCount});
+    const uint32_t n = canopy::adv::sizes::round_up(calCount, 8);
+    canopy::adv::ascend_dequant<dstT, scaleT, mode>(dstTensor, srcTensor, &deqScale, 0.0f, &sharedTmpBuffer,
+                                                    {1, n, calCount});
 }
 template <typename dstT, typename scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>
 __aicore__ inline void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<int32_t>& srcTensor,
                                      const LocalTensor<scaleT>& deqScale, const uint32_t calCount) {
-    const uint32_t n = canopy::adv_norm::sizes::round_up(calCount, 8);
-    canopy::adv_norm::ascend_dequant<dstT, scaleT, mode>(dstTensor, srcTensor, &deqScale, 0.0f, nullptr,
-                                                         {1, n, calCount});
+    const uint32_t n = canopy::adv::sizes::round_up(calCount, 8);
+    canopy::adv::ascend_dequant<dstT, scaleT, mode>(dstTensor, srcTensor, &deqScale, 0.0f, nullptr, {1, n, calCount});
 }
 // Whole tensors: rows as long as the scale.
 template <typename dstT, typename scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>
 __aicore__ inline void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<int32_t>& srcTensor,
                                      const LocalTensor<scaleT>& deqScale, const LocalTensor<uint8_t>& sharedTmpBuffer) {
     const uint32_t n = deqScale.GetSize();
-    canopy::adv_norm::ascend_dequant<dstT, scaleT, mode>(dstTensor, srcTensor, &deqScale, 0.0f, &sharedTmpBuffer,
-                                                         {n == 0 ? 0 : srcTensor.GetSize() / n, n, n});
+    canopy::adv::ascend_dequant<dstT, scaleT, mode>(dstTensor, srcTensor, &deqScale, 0.0f, &sharedTmpBuffer,
+                                                    {n == 0 ? 0 : srcTensor.GetSize() / n, n, n});
 }
 template <typename dstT, typename scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>
 __aicore__ inline void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<int32_t>& srcTensor,
                                      const LocalTensor<scaleT>& deqScale) {
     const uint32_t n = deqScale.GetSize();
-    canopy::adv_norm::ascend_dequant<dstT, scaleT, mode>(dstTensor, srcTensor, &deqScale, 0.0f, nullptr,
-                                                         {n == 0 ? 0 : srcTensor.GetSize() / n, n, n});
+    canopy::adv::ascend_dequant<dstT, scaleT, mode>(dstTensor, srcTensor, &deqScale, 0.0f, nullptr,
+                                                    {n == 0 ? 0 : srcTensor.GetSize() / n, n, n});
 }
 // A scalar scale.
 template <typename dstT, typename scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>
 __aicore__ inline void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<int32_t>& srcTensor,
                                      const scaleT deqScale, const LocalTensor<uint8_t>& sharedTmpBuffer,
                                      DequantParams params) {
-    canopy::adv_norm::ascend_dequant<dstT, scaleT, mode>(dstTensor, srcTensor, nullptr, static_cast<float>(deqScale),
-                                                         &sharedTmpBuffer, params);
+    canopy::adv::ascend_dequant<dstT, scaleT, mode>(dstTensor, srcTensor, nullptr, static_cast<float>(deqScale),
+                                                    &sharedTmpBuffer, params);
 }
 template <typename dstT, typename scaleT, DeQuantMode mode = DeQuantMode::DEQUANT_WITH_SINGLE_ROW>
 __aicore__ inline void AscendDequant(const LocalTensor<dstT>& dstTensor, const LocalTensor<int32_t>& srcTensor,
                                      const scaleT deqScale, DequantParams params) {
-    canopy::adv_norm::ascend_dequant<dstT, scaleT, mode>(dstTensor, srcTensor, nullptr, static_cast<float>(deqScale),
-                                                         nullptr, params);
+    canopy::adv::ascend_dequant<dstT, scaleT, mode>(dstTensor, srcTensor, nullptr, static_cast<float>(deqScale),
+                                                    nullptr, params);
 }
 
 }  // namespace AscendC

@@ -2,8 +2,8 @@
 // Host tiling of AscendDequant (CANN adv_api/quantization/ascend_dequant_tiling.h).
 #include <cstdint>
 
-#include "canopy/adv_norm/host_support.h"
-#include "canopy/adv_norm/sizes.h"
+#include "canopy/adv/host_support.h"
+#include "canopy/adv/sizes.h"
 
 namespace AscendC {
 
@@ -21,8 +21,8 @@ inline void GetAscendDequantMaxMinTmpSize(const TensorShape& srcShape, const uin
     } else {
         return;
     }
-    maxValue = canopy::adv_norm::sizes::ascend_dequant_max(outer, inner);
-    minValue = canopy::adv_norm::sizes::ascend_dequant_min(inner);
+    maxValue = canopy::adv::sizes::ascend_dequant_max(outer, inner);
+    minValue = canopy::adv::sizes::ascend_dequant_min(inner);
 }
 
 }  // namespace AscendC

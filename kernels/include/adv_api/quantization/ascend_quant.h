@@ -3,8 +3,8 @@
 // tensor (scalar scale and offset) or per channel (a scale / offset tensor repeated along src).
 // On the A2 the computation is in half: float input is cast to half, multiplied by the half scale,
 // the half offset added, and the result cast to int8 rounding to nearest even and saturating.
-#include "canopy/adv_norm/kernel_common.h"
-#include "canopy/adv_norm/sizes.h"
+#include "canopy/adv/kernel_common.h"
+#include "canopy/adv/sizes.h"
 
 namespace AscendC {
 
@@ -21,7 +21,7 @@ constexpr AscendQuantConfig ASCEND_QUANT_DEFAULT_CFG = {0, 0, 0, 0};
 
 }  // namespace AscendC
 
-namespace canopy::adv_norm {
+namespace canopy::adv {
 
 inline int8_t half_to_int8_rint(float value) {
     if (std::isnan(value)) return 0;
@@ -65,7 +65,7 @@ inline void ascend_quant(const char* api, const AscendC::LocalTensor<int8_t>& ds
     }
 }
 
-}  // namespace canopy::adv_norm
+}  // namespace canopy::adv
 
 namespace AscendC {
 
@@ -74,18 +74,20 @@ template <typename T, bool isReuseSource = false, const AscendQuantConfig& confi
 __aicore__ inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
                                    const LocalTensor<uint8_t>& sharedTmpBuffer, const float scale, const float offset,
                                    const uint32_t calCount) {
-    const float s = canopy::adv_norm::to_half_precision(scale);
-    const float o = canopy::adv_norm::to_half_precision(offset);
-    canopy::adv_norm::ascend_quant<T>("AscendQuant", dstTensor, srcTensor, &sharedTmpBuffer, calCount, nullptr, 0,
-                                      nullptr, 0, [s] { return s; }, [o] { return o; });
+    const float s = canopy::adv::to_half_precision(scale);
+    const float o = canopy::adv::to_half_precision(offset);
+    canopy::adv::ascend_quant<T>(
+        "AscendQuant", dstTensor, srcTensor, &sharedTmpBuffer, calCount, nullptr, 0, nullptr, 0, [s] { return s; },
+        [o] { return o; });
 }
 template <typename T, bool isReuseSource = false, const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
 __aicore__ inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
                                    const float scale, const float offset, const uint32_t calCount) {
-    const float s = canopy::adv_norm::to_half_precision(scale);
-    const float o = canopy::adv_norm::to_half_precision(offset);
-    canopy::adv_norm::ascend_quant<T>("AscendQuant", dstTensor, srcTensor, nullptr, calCount, nullptr, 0, nullptr, 0,
-                                      [s] { return s; }, [o] { return o; });
+    const float s = canopy::adv::to_half_precision(scale);
+    const float o = canopy::adv::to_half_precision(offset);
+    canopy::adv::ascend_quant<T>(
+        "AscendQuant", dstTensor, srcTensor, nullptr, calCount, nullptr, 0, nullptr, 0, [s] { return s; },
+        [o] { return o; });
 }
 template <typename T, bool isReuseSource = false, const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
 __aicore__ inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
@@ -103,17 +105,19 @@ template <typename T, bool isReuseSource = false, const AscendQuantConfig& confi
 __aicore__ inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
                                    const LocalTensor<uint8_t>& sharedTmpBuffer, const LocalTensor<T>& scaleTensor,
                                    const T offset, const uint32_t scaleCount, const uint32_t calCount) {
-    const float o = canopy::adv_norm::to_half_precision(static_cast<float>(offset));
-    canopy::adv_norm::ascend_quant<T>("AscendQuant", dstTensor, srcTensor, &sharedTmpBuffer, calCount, &scaleTensor,
-                                      scaleCount, nullptr, 0, [] { return 0.0f; }, [o] { return o; });
+    const float o = canopy::adv::to_half_precision(static_cast<float>(offset));
+    canopy::adv::ascend_quant<T>(
+        "AscendQuant", dstTensor, srcTensor, &sharedTmpBuffer, calCount, &scaleTensor, scaleCount, nullptr, 0,
+        [] { return 0.0f; }, [o] { return o; });
 }
 template <typename T, bool isReuseSource = false, const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
 __aicore__ inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
                                    const LocalTensor<T>& scaleTensor, const T offset, const uint32_t scaleCount,
                                    const uint32_t calCount) {
-    const float o = canopy::adv_norm::to_half_precision(static_cast<float>(offset));
-    canopy::adv_norm::ascend_quant<T>("AscendQuant", dstTensor, srcTensor, nullptr, calCount, &scaleTensor,
-                                      scaleCount, nullptr, 0, [] { return 0.0f; }, [o] { return o; });
+    const float o = canopy::adv::to_half_precision(static_cast<float>(offset));
+    canopy::adv::ascend_quant<T>(
+        "AscendQuant", dstTensor, srcTensor, nullptr, calCount, &scaleTensor, scaleCount, nullptr, 0,
+        [] { return 0.0f; }, [o] { return o; });
 }
 template <typename T, bool isReuseSource = false, const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
 __aicore__ inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
@@ -135,17 +139,17 @@ __aicore__ inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const L
                                    const LocalTensor<uint8_t>& sharedTmpBuffer, const LocalTensor<T>& scaleTensor,
                                    const LocalTensor<T>& offsetTensor, const uint32_t scaleCount,
                                    const uint32_t offsetCount, const uint32_t calCount) {
-    canopy::adv_norm::ascend_quant<T>("AscendQuant", dstTensor, srcTensor, &sharedTmpBuffer, calCount, &scaleTensor,
-                                      scaleCount, &offsetTensor, offsetCount, [] { return 0.0f; },
-                                      [] { return 0.0f; });
+    canopy::adv::ascend_quant<T>(
+        "AscendQuant", dstTensor, srcTensor, &sharedTmpBuffer, calCount, &scaleTensor, scaleCount, &offsetTensor,
+        offsetCount, [] { return 0.0f; }, [] { return 0.0f; });
 }
 template <typename T, bool isReuseSource = false, const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
 __aicore__ inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,
                                    const LocalTensor<T>& scaleTensor, const LocalTensor<T>& offsetTensor,
                                    const uint32_t scaleCount, const uint32_t offsetCount, const uint32_t calCount) {
-    canopy::adv_norm::ascend_quant<T>("AscendQuant", dstTensor, srcTensor, nullptr, calCount, &scaleTensor,
-                                      scaleCount, &offsetTensor, offsetCount, [] { return 0.0f; },
-                                      [] { return 0.0f; });
+    canopy::adv::ascend_quant<T>(
+        "AscendQuant", dstTensor, srcTensor, nullptr, calCount, &scaleTensor, scaleCount, &offsetTensor, offsetCount,
+        [] { return 0.0f; }, [] { return 0.0f; });
 }
 template <typename T, bool isReuseSource = false, const AscendQuantConfig& config = ASCEND_QUANT_DEFAULT_CFG>
 __aicore__ inline void AscendQuant(const LocalTensor<int8_t>& dstTensor, const LocalTensor<T>& srcTensor,

@@ -3,9 +3,9 @@
 // Pattern::Reduce::AR reduces each of srcShape[0] rows of srcShape[1] elements, RA reduces the
 // srcShape[0] rows into one row of srcShape[1]. With srcInnerPad (required on the A2) the rows are
 // padded to 32 bytes; dst holds one element per kept index.
-#include "canopy/adv_norm/kernel_common.h"
-#include "canopy/adv_norm/reduce_pattern.h"
-#include "canopy/adv_norm/sizes.h"
+#include "canopy/adv/kernel_common.h"
+#include "canopy/adv/reduce_pattern.h"
+#include "canopy/adv/sizes.h"
 
 namespace AscendC {
 namespace Pattern {
@@ -17,7 +17,7 @@ struct RA {};
 }  // namespace Pattern
 }  // namespace AscendC
 
-namespace canopy::adv_norm {
+namespace canopy::adv {
 
 template <typename T, typename pattern, bool isReuseSource, bool isMax>
 inline void reduce_extreme(const char* api, const AscendC::LocalTensor<T>& dstTensor,
@@ -62,7 +62,7 @@ inline void reduce_extreme(const char* api, const AscendC::LocalTensor<T>& dstTe
     std::copy(result.begin(), result.end(), dst);
 }
 
-}  // namespace canopy::adv_norm
+}  // namespace canopy::adv
 
 namespace AscendC {
 
@@ -70,27 +70,27 @@ template <class T, class pattern, bool isReuseSource = false>
 __aicore__ inline void ReduceMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
                                  const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t srcShape[],
                                  bool srcInnerPad) {
-    canopy::adv_norm::reduce_extreme<T, pattern, isReuseSource, true>("ReduceMax", dstTensor, srcTensor,
-                                                                      &sharedTmpBuffer, srcShape, srcInnerPad);
+    canopy::adv::reduce_extreme<T, pattern, isReuseSource, true>("ReduceMax", dstTensor, srcTensor, &sharedTmpBuffer,
+                                                                 srcShape, srcInnerPad);
 }
 template <class T, class pattern, bool isReuseSource = false>
 __aicore__ inline void ReduceMax(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
                                  const uint32_t srcShape[], bool srcInnerPad) {
-    canopy::adv_norm::reduce_extreme<T, pattern, isReuseSource, true>("ReduceMax", dstTensor, srcTensor, nullptr,
-                                                                      srcShape, srcInnerPad);
+    canopy::adv::reduce_extreme<T, pattern, isReuseSource, true>("ReduceMax", dstTensor, srcTensor, nullptr, srcShape,
+                                                                 srcInnerPad);
 }
 template <class T, class pattern, bool isReuseSource = false>
 __aicore__ inline void ReduceMin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
                                  const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t srcShape[],
                                  bool srcInnerPad) {
-    canopy::adv_norm::reduce_extreme<T, pattern, isReuseSource, false>("ReduceMin", dstTensor, srcTensor,
-                                                                       &sharedTmpBuffer, srcShape, srcInnerPad);
+    canopy::adv::reduce_extreme<T, pattern, isReuseSource, false>("ReduceMin", dstTensor, srcTensor, &sharedTmpBuffer,
+                                                                  srcShape, srcInnerPad);
 }
 template <class T, class pattern, bool isReuseSource = false>
 __aicore__ inline void ReduceMin(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
                                  const uint32_t srcShape[], bool srcInnerPad) {
-    canopy::adv_norm::reduce_extreme<T, pattern, isReuseSource, false>("ReduceMin", dstTensor, srcTensor, nullptr,
-                                                                       srcShape, srcInnerPad);
+    canopy::adv::reduce_extreme<T, pattern, isReuseSource, false>("ReduceMin", dstTensor, srcTensor, nullptr, srcShape,
+                                                                  srcInnerPad);
 }
 
 }  // namespace AscendC

@@ -2,8 +2,8 @@
 // Sum (CANN adv_api/reduce/sum.h): the sum of the first n elements of each of `outter` rows of
 // `inner` elements, dst[row]. The vector unit adds pairwise: adjacent pairs, then pairs of those
 // sums, an odd last element carried to the next level, every partial sum rounded to T.
-#include "canopy/adv_norm/kernel_common.h"
-#include "canopy/adv_norm/sizes.h"
+#include "canopy/adv/kernel_common.h"
+#include "canopy/adv/sizes.h"
 
 namespace AscendC {
 
@@ -15,7 +15,7 @@ struct SumParams {
 
 }  // namespace AscendC
 
-namespace canopy::adv_norm {
+namespace canopy::adv {
 
 // The pairwise sum of `count` values, each level rounded to T.
 template <typename T>
@@ -36,7 +36,7 @@ inline T pairwise_sum(const T* values, int64_t count, std::vector<compute_t<T>>&
     return T(scratch[0]);
 }
 
-}  // namespace canopy::adv_norm
+}  // namespace canopy::adv
 
 namespace AscendC {
 
@@ -44,7 +44,7 @@ template <typename T, int32_t reduceDim = -1, bool isReuseSource = false, bool i
 __aicore__ inline void Sum(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
                            const LocalTensor<uint8_t>& sharedTmpBuffer, const SumParams& sumParams) {
     static_assert(std::is_same_v<T, float> || std::is_same_v<T, half>, "Sum supports half and float");
-    using namespace canopy::adv_norm;
+    using namespace canopy::adv;
     AdvancedCall call("Sum");
     const uint32_t aligned = (sumParams.n * sizeof(T) + 31) / 32 * 32 / sizeof(T);
     call.require(sumParams.n >= 1 && sumParams.n <= sumParams.inner, "n ", sumParams.n,

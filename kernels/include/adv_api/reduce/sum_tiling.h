@@ -2,8 +2,8 @@
 // Host tiling of Sum (CANN adv_api/reduce/sum_tiling.h).
 #include <cstdint>
 
-#include "canopy/adv_norm/host_support.h"
-#include "canopy/adv_norm/sizes.h"
+#include "canopy/adv/host_support.h"
+#include "canopy/adv/sizes.h"
 
 namespace AscendC {
 
@@ -16,7 +16,7 @@ inline void GetSumMaxMinTmpSize(const uint32_t n, const uint32_t typeSize, const
         maxSize = minSize = 0;
         return;
     }
-    maxSize = minSize = canopy::adv_norm::sizes::sum(n, typeSize);
+    maxSize = minSize = canopy::adv::sizes::sum(n, typeSize);
 }
 
 }  // namespace AscendC

@@ -3,8 +3,8 @@
 // elementwise over info.firstAxis rows, one of src0 / src1 a scalar. The source rows hold
 // info.srcLastAxis elements, the mask rows info.maskLastAxis (at least srcLastAxis) elements of U,
 // any nonzero value selecting src1.
-#include "canopy/adv_norm/kernel_common.h"
-#include "canopy/adv_norm/sizes.h"
+#include "canopy/adv/kernel_common.h"
+#include "canopy/adv/sizes.h"
 
 namespace AscendC {
 
@@ -19,7 +19,7 @@ struct SelectWithBytesMaskShapeInfo {
 
 }  // namespace AscendC
 
-namespace canopy::adv_norm {
+namespace canopy::adv {
 
 template <typename T, typename U, bool isReuseMask, bool scalarFirst>
 inline void select_with_bytes_mask(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& tensor, T scalar,
@@ -54,19 +54,19 @@ inline void select_with_bytes_mask(const AscendC::LocalTensor<T>& dst, const Asc
     }
 }
 
-}  // namespace canopy::adv_norm
+}  // namespace canopy::adv
 
 namespace AscendC {
 
 template <typename T, typename U, bool isReuseMask = true>
 __aicore__ inline void Select(const LocalTensor<T>& dst, const LocalTensor<T>& src0, T src1, const LocalTensor<U>& mask,
                               const LocalTensor<uint8_t>& sharedTmpBuffer, const SelectWithBytesMaskShapeInfo& info) {
-    canopy::adv_norm::select_with_bytes_mask<T, U, isReuseMask, false>(dst, src0, src1, mask, sharedTmpBuffer, info);
+    canopy::adv::select_with_bytes_mask<T, U, isReuseMask, false>(dst, src0, src1, mask, sharedTmpBuffer, info);
 }
 template <typename T, typename U, bool isReuseMask = true>
 __aicore__ inline void Select(const LocalTensor<T>& dst, T src0, const LocalTensor<T>& src1, const LocalTensor<U>& mask,
                               const LocalTensor<uint8_t>& sharedTmpBuffer, const SelectWithBytesMaskShapeInfo& info) {
-    canopy::adv_norm::select_with_bytes_mask<T, U, isReuseMask, true>(dst, src1, src0, mask, sharedTmpBuffer, info);
+    canopy::adv::select_with_bytes_mask<T, U, isReuseMask, true>(dst, src1, src0, mask, sharedTmpBuffer, info);
 }
 
 }  // namespace AscendC

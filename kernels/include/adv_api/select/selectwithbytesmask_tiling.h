@@ -2,35 +2,38 @@
 // Host tiling of Select with a bytes mask (CANN adv_api/select/selectwithbytesmask_tiling.h).
 #include <cstdint>
 
-#include "canopy/adv_norm/host_support.h"
-#include "canopy/adv_norm/sizes.h"
+#include "canopy/adv/host_support.h"
+#include "canopy/adv/sizes.h"
 
-namespace AscendC {
-
-namespace canopy_select_detail {
-inline bool is_scalar(const TensorShape& shape) { return shape.GetDimNum() == 0 || shape.GetShapeSize() == 1; }
-inline uint32_t size(const TensorShape& src0Shape, const TensorShape& src1Shape, const TensorShape& maskShape,
-                     uint32_t maskTypeSize, bool isReuseMask, bool minimum) {
-    const bool scalar0 = is_scalar(src0Shape);
-    const TensorShape& src = scalar0 ? src1Shape : src0Shape;
+namespace canopy::adv::sizes {
+inline bool select_is_scalar(const AscendC::TensorShape& shape) {
+    return shape.GetDimNum() == 0 || shape.GetShapeSize() == 1;
+}
+inline uint32_t select_size(const AscendC::TensorShape& src0Shape, const AscendC::TensorShape& src1Shape,
+                            const AscendC::TensorShape& maskShape, uint32_t maskTypeSize, bool isReuseMask,
+                            bool minimum) {
+    const bool scalar0 = select_is_scalar(src0Shape);
+    const AscendC::TensorShape& src = scalar0 ? src1Shape : src0Shape;
     const uint32_t maskLast = maskShape.GetDimNum() ? uint32_t(maskShape.GetDim(maskShape.GetDimNum() - 1)) : 0;
     const uint32_t srcLast = src.GetDimNum() ? uint32_t(src.GetDim(src.GetDimNum() - 1)) : 0;
-    return canopy::adv_norm::sizes::select_bytes_mask(uint32_t(src.GetShapeSize()), srcLast, maskLast, maskTypeSize,
-                                                      isReuseMask, minimum);
+    return canopy::adv::sizes::select_bytes_mask(uint32_t(src.GetShapeSize()), srcLast, maskLast, maskTypeSize,
+                                                 isReuseMask, minimum);
 }
-}  // namespace canopy_select_detail
+}  // namespace canopy::adv::sizes
+
+namespace AscendC {
 
 inline uint32_t GetSelectMinTmpSize(const TensorShape& src0Shape, const TensorShape& src1Shape,
                                     const uint32_t srcTypeSize, const TensorShape& maskShape,
                                     const uint32_t maskTypeSize, const bool isReuseMask) {
     (void)srcTypeSize;
-    return canopy_select_detail::size(src0Shape, src1Shape, maskShape, maskTypeSize, isReuseMask, true);
+    return canopy::adv::sizes::select_size(src0Shape, src1Shape, maskShape, maskTypeSize, isReuseMask, true);
 }
 inline uint32_t GetSelectMaxTmpSize(const TensorShape& src0Shape, const TensorShape& src1Shape,
                                     const uint32_t srcTypeSize, const TensorShape& maskShape,
                                     const uint32_t maskTypeSize, const bool isReuseMask) {
     (void)srcTypeSize;
-    return canopy_select_detail::size(src0Shape, src1Shape, maskShape, maskTypeSize, isReuseMask, false);
+    return canopy::adv::sizes::select_size(src0Shape, src1Shape, maskShape, maskTypeSize, isReuseMask, false);
 }
 inline void GetSelectMaxMinTmpSize(const TensorShape& src0Shape, const TensorShape& src1Shape,
                                    const uint32_t srcTypeSize, const TensorShape& maskShape,

@@ -6,8 +6,8 @@
 #include <cstdint>
 
 #include "adv_api/sort/sort.h"
-#include "canopy/adv_norm/host_support.h"
-#include "canopy/adv_norm/sizes.h"
+#include "canopy/adv/host_support.h"
+#include "canopy/adv/sizes.h"
 
 namespace platform_ascendc {
 class PlatformAscendC;
@@ -28,7 +28,7 @@ inline uint32_t GetSortTmpSize(const platform_ascendc::PlatformAscendC& ascendcP
                                const uint32_t dataTypeSize) {
     (void)ascendcPlatform;
     (void)dataTypeSize;
-    return canopy::adv_norm::sizes::sort_pairs(elemCount);
+    return canopy::adv::sizes::sort_pairs(elemCount);
 }
 
 inline void GetSortMaxMinTmpSize(const TensorShape& srcShape, TensorDataType valueType, TensorDataType indexType,

@@ -7,8 +7,8 @@
 // isHasfinish, a row whose finishLocal entry is true gets n for every index. TOPK_NSMALL is the
 // mode for inner == 32.
 #include "adv_api/sort/topk_tilingdata.h"
-#include "canopy/adv_norm/kernel_common.h"
-#include "canopy/adv_norm/sizes.h"
+#include "canopy/adv/kernel_common.h"
+#include "canopy/adv/sizes.h"
 
 namespace AscendC {
 
@@ -35,7 +35,7 @@ struct TopKInfo {
 
 }  // namespace AscendC
 
-namespace canopy::adv_norm {
+namespace canopy::adv {
 
 template <typename T, bool isInitIndex, bool isHasfinish, bool isReuseSrc, AscendC::TopKMode topkMode,
           const AscendC::TopKConfig& config>
@@ -89,7 +89,7 @@ inline void topk(const AscendC::LocalTensor<T>& dstValueLocal, const AscendC::Lo
     }
 }
 
-}  // namespace canopy::adv_norm
+}  // namespace canopy::adv
 
 namespace AscendC {
 
@@ -99,9 +99,8 @@ __aicore__ inline void TopK(const LocalTensor<T>& dstValueLocal, const LocalTens
                             const LocalTensor<T>& srcLocal, const LocalTensor<int32_t>& srcIndexLocal,
                             const LocalTensor<bool>& finishLocal, const LocalTensor<uint8_t>& tmpLocal, const int32_t k,
                             const TopkTiling& tilling, const TopKInfo& topKInfo, const bool isLargest = true) {
-    canopy::adv_norm::topk<T, isInitIndex, isHasfinish, isReuseSrc, topkMode, config>(
-        dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal, &tmpLocal, k, tilling, topKInfo,
-        isLargest);
+    canopy::adv::topk<T, isInitIndex, isHasfinish, isReuseSrc, topkMode, config>(
+        dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal, &tmpLocal, k, tilling, topKInfo, isLargest);
 }
 template <typename T, bool isInitIndex = false, bool isHasfinish = false, bool isReuseSrc = false,
           enum TopKMode topkMode = TopKMode::TOPK_NORMAL, const TopKConfig& config = defaultTopKConfig>
@@ -109,9 +108,8 @@ __aicore__ inline void TopK(const LocalTensor<T>& dstValueLocal, const LocalTens
                             const LocalTensor<T>& srcLocal, const LocalTensor<int32_t>& srcIndexLocal,
                             const LocalTensor<bool>& finishLocal, const int32_t k, const TopkTiling& tilling,
                             const TopKInfo& topKInfo, const bool isLargest = true) {
-    canopy::adv_norm::topk<T, isInitIndex, isHasfinish, isReuseSrc, topkMode, config>(
-        dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal, nullptr, k, tilling, topKInfo,
-        isLargest);
+    canopy::adv::topk<T, isInitIndex, isHasfinish, isReuseSrc, topkMode, config>(
+        dstValueLocal, dstIndexLocal, srcLocal, srcIndexLocal, finishLocal, nullptr, k, tilling, topKInfo, isLargest);
 }
 
 }  // namespace AscendC

@@ -5,8 +5,8 @@
 
 #include "adv_api/sort/topk.h"
 #include "adv_api/sort/topk_tilingdata.h"
-#include "canopy/adv_norm/host_support.h"
-#include "canopy/adv_norm/sizes.h"
+#include "canopy/adv/host_support.h"
+#include "canopy/adv/sizes.h"
 
 CANOPY_DECLARE_HOST_TILING(TopkTiling, CANOPY_TOPK_TILING_FIELDS)
 
@@ -24,8 +24,8 @@ inline bool GetTopKMaxMinTmpSize(const platform_ascendc::PlatformAscendC& ascend
     (void)isReuseSource;
     if (inner <= 0 || outter <= 0 || (dataTypeSize != 2 && dataTypeSize != 4)) return false;
     if (mode == TopKMode::TOPK_NSMALL && inner != 32) return false;
-    minValue = maxValue = canopy::adv_norm::sizes::topk_min(uint32_t(inner), uint32_t(outter), isInitIndex,
-                                                            mode == TopKMode::TOPK_NSMALL, isLargest);
+    minValue = maxValue = canopy::adv::sizes::topk_min(uint32_t(inner), uint32_t(outter), isInitIndex,
+                                                       mode == TopKMode::TOPK_NSMALL, isLargest);
     return true;
 }
 
@@ -86,7 +86,7 @@ inline bool TopKTilingFunc(const platform_ascendc::PlatformAscendC& ascendcPlatf
     AscendC::tiling::TopkTiling plain{};
     if (!TopKTilingFunc(ascendcPlatform, inner, outter, k, dataTypeSize, isInitIndex, mode, isLargest, plain))
         return false;
-    canopy::adv_norm::copy_tiling(plain, topKTiling);
+    canopy::adv::copy_tiling(plain, topKTiling);
     return true;
 }
 

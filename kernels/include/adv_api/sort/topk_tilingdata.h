@@ -2,7 +2,7 @@
 // The tiling struct of TopK (CANN adv_api/sort/topk_tilingdata.h), as the kernel reads it.
 #include <cstdint>
 
-#include "canopy/adv_norm/tiling_fields.h"
+#include "canopy/adv/tiling_fields.h"
 
 #define CANOPY_TOPK_TILING_FIELDS(F)                                                                          \
     F(int32_t, tmpLocalSize) F(int32_t, allDataSize) F(int32_t, innerDataSize) F(uint32_t, sortRepeat)       \

@@ -5,10 +5,10 @@
 // [B, A2, A3/16, A1/16, 16, 16]. The shape comes from the tiling (GetTransposeTilingInfo):
 // param1 = B, param2 = A1, param4 = A2 rounded up to 16, param3 = A3 rounded up to 16.
 #include "adv_api/transpose/confusion_transpose_tilingdata.h"
-#include "canopy/adv_norm/kernel_common.h"
+#include "canopy/adv/kernel_common.h"
 #include "canopy/kernel/ascendc/transpose.h"
 
-namespace canopy::adv_norm {
+namespace canopy::adv {
 
 template <typename T>
 inline void confusion_transpose(const AscendC::LocalTensor<T>& dstTensor, const AscendC::LocalTensor<T>& srcTensor,
@@ -54,7 +54,7 @@ inline void confusion_transpose(const AscendC::LocalTensor<T>& dstTensor, const 
     }
 }
 
-}  // namespace canopy::adv_norm
+}  // namespace canopy::adv
 
 namespace AscendC {
 
@@ -62,23 +62,23 @@ template <typename T>
 __aicore__ inline void Transpose(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
                                  const LocalTensor<uint8_t>& sharedTmpBuffer, TransposeType transposeType,
                                  ConfusionTransposeTiling& tiling) {
-    canopy::adv_norm::confusion_transpose(dstTensor, srcTensor, &sharedTmpBuffer, transposeType, tiling);
+    canopy::adv::confusion_transpose(dstTensor, srcTensor, &sharedTmpBuffer, transposeType, tiling);
 }
 template <typename T>
 __aicore__ inline void Transpose(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
                                  TransposeType transposeType, ConfusionTransposeTiling& tiling) {
-    canopy::adv_norm::confusion_transpose(dstTensor, srcTensor, nullptr, transposeType, tiling);
+    canopy::adv::confusion_transpose(dstTensor, srcTensor, nullptr, transposeType, tiling);
 }
 template <typename T>
 __aicore__ inline void ConfusionTranspose(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
                                           const LocalTensor<uint8_t>& sharedTmpBuffer, TransposeType transposeType,
                                           ConfusionTransposeTiling& tiling) {
-    canopy::adv_norm::confusion_transpose(dstTensor, srcTensor, &sharedTmpBuffer, transposeType, tiling);
+    canopy::adv::confusion_transpose(dstTensor, srcTensor, &sharedTmpBuffer, transposeType, tiling);
 }
 template <typename T>
 __aicore__ inline void ConfusionTranspose(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
                                           TransposeType transposeType, ConfusionTransposeTiling& tiling) {
-    canopy::adv_norm::confusion_transpose(dstTensor, srcTensor, nullptr, transposeType, tiling);
+    canopy::adv::confusion_transpose(dstTensor, srcTensor, nullptr, transposeType, tiling);
 }
 
 }  // namespace AscendC

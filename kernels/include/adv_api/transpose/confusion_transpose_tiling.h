@@ -4,19 +4,19 @@
 #include <cstdint>
 
 #include "adv_api/transpose/confusion_transpose_tilingdata.h"
-#include "canopy/adv_norm/host_support.h"
+#include "canopy/adv/host_support.h"
 
 CANOPY_DECLARE_HOST_TILING(ConfusionTransposeTiling, CANOPY_CONFUSION_TRANSPOSE_TILING_FIELDS)
 
-namespace AscendC {
+namespace canopy::adv::sizes {
+inline bool transpose_is_0213(uint32_t type) { return type == 1 || type == 2; }
+}  // namespace canopy::adv::sizes
 
-namespace canopy_transpose_detail {
-inline bool is_0213(uint32_t type) { return type == 1 || type == 2; }
-}  // namespace canopy_transpose_detail
+namespace AscendC {
 
 inline void GetTransposeMaxMinTmpSize(const TensorShape& srcShape, const uint32_t typeSize,
                                       const uint32_t transposeTypeIn, uint32_t& maxValue, uint32_t& minValue) {
-    if (!canopy_transpose_detail::is_0213(transposeTypeIn) || srcShape.GetDimNum() != 4) return;
+    if (!canopy::adv::sizes::transpose_is_0213(transposeTypeIn) || srcShape.GetDimNum() != 4) return;
     const uint32_t alignA2 = (uint32_t(srcShape.GetDim(2)) + 15) / 16 * 16;
     maxValue = alignA2 * 16 * typeSize;
     minValue = 256 * typeSize;
@@ -30,7 +30,7 @@ inline void GetConfusionTransposeMaxMinTmpSize(const TensorShape& srcShape, cons
 inline void GetTransposeTilingInfo(const TensorShape& srcShape, const uint32_t stackBufferSize,
                                    const uint32_t typeSize, const uint32_t transposeTypeIn,
                                    AscendC::tiling::ConfusionTransposeTiling& tiling) {
-    if (!canopy_transpose_detail::is_0213(transposeTypeIn) || srcShape.GetDimNum() != 4 || typeSize == 0) return;
+    if (!canopy::adv::sizes::transpose_is_0213(transposeTypeIn) || srcShape.GetDimNum() != 4 || typeSize == 0) return;
     const uint32_t b = uint32_t(srcShape.GetDim(0));
     const uint32_t a1 = uint32_t(srcShape.GetDim(1));
     const uint32_t alignA2 = (uint32_t(srcShape.GetDim(2)) + 15) / 16 * 16;
@@ -61,7 +61,7 @@ inline void GetTransposeTilingInfo(const TensorShape& srcShape, const uint32_t s
                                    optiling::ConfusionTransposeTiling& tiling) {
     AscendC::tiling::ConfusionTransposeTiling plain{};
     GetTransposeTilingInfo(srcShape, stackBufferSize, typeSize, transposeTypeIn, plain);
-    canopy::adv_norm::copy_tiling(plain, tiling);
+    canopy::adv::copy_tiling(plain, tiling);
 }
 inline void GetConfusionTransposeTilingInfo(const TensorShape& srcShape, const uint32_t stackBufferSize,
                                             const uint32_t typeSize, const uint32_t transposeTypeIn,

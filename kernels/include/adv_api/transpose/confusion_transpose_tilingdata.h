@@ -3,7 +3,7 @@
 // adv_api/transpose/confusion_transpose_tilingdata.h), as the kernel reads it.
 #include <cstdint>
 
-#include "canopy/adv_norm/tiling_fields.h"
+#include "canopy/adv/tiling_fields.h"
 
 #define CANOPY_CONFUSION_TRANSPOSE_TILING_FIELDS(F)                                                        \
     F(uint32_t, param0) F(uint32_t, param1) F(uint32_t, param2) F(uint32_t, param3) F(uint32_t, param4)  \

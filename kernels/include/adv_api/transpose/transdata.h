@@ -5,7 +5,7 @@
 // FRACTAL_Z_3D: (D, C1, H, W, N1, N0, C0)). In the UB an NCDHW tensor keeps each (n, c, d) plane of
 // H*W elements 32-byte aligned (the layout DataCopyPad gives it); the fractal tensors are dense and
 // their channels (and, for FRACTAL_Z_3D, batches) past C (N) are zero.
-#include "canopy/adv_norm/kernel_common.h"
+#include "canopy/adv/kernel_common.h"
 #include "canopy/kernel/ascendc/layout.h"
 #include "canopy/kernel/ascendc/shape_info.h"
 
@@ -27,7 +27,7 @@ struct TransDataConfig {
 
 }  // namespace AscendC
 
-namespace canopy::adv_norm {
+namespace canopy::adv {
 
 struct Ncdhw {
     int64_t n, c, d, h, w;
@@ -125,19 +125,19 @@ inline void transdata(const AscendC::LocalTensor<T>& dstTensor, const AscendC::L
     }
 }
 
-}  // namespace canopy::adv_norm
+}  // namespace canopy::adv
 
 namespace AscendC {
 
 template <const TransDataConfig& config, typename T, typename U, typename S>
 __aicore__ inline void TransData(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
                                  const LocalTensor<uint8_t>& sharedTmpBuffer, const TransDataParams<U, S>& params) {
-    canopy::adv_norm::transdata<config, T, U, S>(dstTensor, srcTensor, &sharedTmpBuffer, params);
+    canopy::adv::transdata<config, T, U, S>(dstTensor, srcTensor, &sharedTmpBuffer, params);
 }
 template <const TransDataConfig& config, typename T, typename U, typename S>
 __aicore__ inline void TransData(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,
                                  const TransDataParams<U, S>& params) {
-    canopy::adv_norm::transdata<config, T, U, S>(dstTensor, srcTensor, nullptr, params);
+    canopy::adv::transdata<config, T, U, S>(dstTensor, srcTensor, nullptr, params);
 }
 
 }  // namespace AscendC

@@ -11,7 +11,6 @@
 #include <numeric>
 #include <vector>
 
-#include "canopy/adv_norm/sizes.h"
 #include "canopy/kernel/ascendc/adv_call.h"
 #include "canopy/kernel/ascendc/sort.h"
 
@@ -50,7 +49,7 @@ __aicore__ inline void Sort(const LocalTensor<T>& dst, const LocalTensor<T>& con
         const uint64_t pairs = uint64_t(repeatTime) * 32;
         const uint64_t bytes = pairs * kProposalBytes;
         T* out = call.inout("dst", dst, bytes / sizeof(T));
-        call.tmp("tmp", tmp, canopy::adv_norm::sizes::sort_pairs(uint32_t(pairs)));
+        call.tmp("tmp", tmp, bytes);  // the merge needs room for every pair
         call.issue();
         auto* proposals = reinterpret_cast<std::byte*>(out);
         std::vector<uint32_t> order(pairs);

@@ -9,9 +9,7 @@
 #include <initializer_list>
 #include <vector>
 
-#include "canopy/adv_norm/tiling_fields.h"
-
 #include "adv_api/utils/types.h"
+#include "canopy/adv/tiling_fields.h"
 #include "canopy/kernel/ascendc/securec.h"
-
 #include "register/tilingdata_base.h"

@@ -15,15 +15,15 @@
 
 #include "canopy/kernel/ascendc/adv_call.h"
 #include "canopy/kernel/ascendc/check.h"
-#include "canopy/kernel/ascendc/kernel_log.h"
-#include "canopy/kernel/ascendc/scalar_minmax.h"
 #include "canopy/kernel/ascendc/eigen_map.h"
+#include "canopy/kernel/ascendc/kernel_log.h"
 #include "canopy/kernel/ascendc/local_tensor.h"
 #include "canopy/kernel/ascendc/pipe.h"
+#include "canopy/kernel/ascendc/scalar_minmax.h"
 #include "canopy/kernel/ascendc/types.h"
 #include "canopy/kernel/ascendc/vector_unit.h"
 
-namespace canopy::kernel::adv {
+namespace canopy::adv {
 
 using canopy::kernel::ascendc::Access;
 using canopy::kernel::ascendc::AdvancedCall;
@@ -49,7 +49,6 @@ using Column = Eigen::Array<compute_t<T>, Eigen::Dynamic, 1>;
 // The float types the advanced math operators accept.
 template <typename T>
 inline constexpr bool is_half_or_float = std::is_same_v<T, float> || std::is_same_v<T, ::half>;
-
 
 // dst = f(src) over the first `count` elements; `tmp` is the sharedTmpBuffer or null (stack buffer).
 template <typename T, typename F>
@@ -97,31 +96,30 @@ inline auto each(F f) {
     };
 }
 
-}  // namespace canopy::kernel::adv
+}  // namespace canopy::adv
 
 // The four forms CANN gives a unary operator: (dst, src, sharedTmpBuffer, calCount), (dst, src,
 // sharedTmpBuffer), (dst, src, calCount), (dst, src); `min_tmp` is an expression of T (the minimum
 // sharedTmpBuffer bytes), `f` maps a compute-precision array to the results.
-#define CANOPY_ADV_UNARY(Name, tiling, min_tmp, f)                                                                   \
-    template <typename T, bool isReuseSource = false>                                                               \
-    __aicore__ inline void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                    \
-                                const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount) {              \
-        canopy::kernel::adv::unary_elementwise(#Name, tiling, dstTensor, srcTensor, &sharedTmpBuffer, (min_tmp),     \
-                                               calCount, f);                                                         \
-    }                                                                                                                \
-    template <typename T, bool isReuseSource = false>                                                               \
-    __aicore__ inline void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                    \
-                                const LocalTensor<uint8_t>& sharedTmpBuffer) {                                       \
-        canopy::kernel::adv::unary_elementwise(#Name, tiling, dstTensor, srcTensor, &sharedTmpBuffer, (min_tmp),     \
-                                               srcTensor.GetSize(), f);                                              \
-    }                                                                                                                \
-    template <typename T, bool isReuseSource = false>                                                               \
-    __aicore__ inline void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                    \
-                                const uint32_t calCount) {                                                           \
-        canopy::kernel::adv::unary_elementwise(#Name, tiling, dstTensor, srcTensor, nullptr, (min_tmp), calCount, f); \
-    }                                                                                                                \
-    template <typename T, bool isReuseSource = false>                                                               \
-    __aicore__ inline void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor) {                  \
-        canopy::kernel::adv::unary_elementwise(#Name, tiling, dstTensor, srcTensor, nullptr, (min_tmp),              \
-                                               srcTensor.GetSize(), f);                                              \
+#define CANOPY_ADV_UNARY(Name, tiling, min_tmp, f)                                                                     \
+    template <typename T, bool isReuseSource = false>                                                                  \
+    __aicore__ inline void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                      \
+                                const LocalTensor<uint8_t>& sharedTmpBuffer, const uint32_t calCount) {                \
+        canopy::adv::unary_elementwise(#Name, tiling, dstTensor, srcTensor, &sharedTmpBuffer, (min_tmp), calCount, f); \
+    }                                                                                                                  \
+    template <typename T, bool isReuseSource = false>                                                                  \
+    __aicore__ inline void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                      \
+                                const LocalTensor<uint8_t>& sharedTmpBuffer) {                                         \
+        canopy::adv::unary_elementwise(#Name, tiling, dstTensor, srcTensor, &sharedTmpBuffer, (min_tmp),               \
+                                       srcTensor.GetSize(), f);                                                        \
+    }                                                                                                                  \
+    template <typename T, bool isReuseSource = false>                                                                  \
+    __aicore__ inline void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor,                      \
+                                const uint32_t calCount) {                                                             \
+        canopy::adv::unary_elementwise(#Name, tiling, dstTensor, srcTensor, nullptr, (min_tmp), calCount, f);          \
+    }                                                                                                                  \
+    template <typename T, bool isReuseSource = false>                                                                  \
+    __aicore__ inline void Name(const LocalTensor<T>& dstTensor, const LocalTensor<T>& srcTensor) {                    \
+        canopy::adv::unary_elementwise(#Name, tiling, dstTensor, srcTensor, nullptr, (min_tmp), srcTensor.GetSize(),   \
+                                       f);                                                                             \
     }

@@ -3,11 +3,10 @@
 // read into double (through float, the precision the vector unit computes half in), row
 // statistics over the first `n` columns rounded to float as the vector unit holds them, and
 // results stored back rounded once to the element type.
+#include <Eigen/Core>
 #include <cstdint>
 
-#include <Eigen/Core>
-
-namespace canopy::adv_norm {
+namespace canopy::adv {
 
 using RowsD = Eigen::Array<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 using ColD = Eigen::Array<double, Eigen::Dynamic, 1>;
@@ -22,12 +21,16 @@ using ConstTileMap =
 // `rows` rows of `cols` elements, `stride` apart, in double.
 template <typename T>
 inline RowsD load_rows(const T* data, int64_t rows, int64_t cols, int64_t stride) {
-    return ConstTileMap<T>(data, rows, cols, Eigen::OuterStride<>(stride)).template cast<float>().template cast<double>();
+    return ConstTileMap<T>(data, rows, cols, Eigen::OuterStride<>(stride))
+        .template cast<float>()
+        .template cast<double>();
 }
 // One row of `cols` elements in double.
 template <typename T>
 inline LineD load_line(const T* data, int64_t cols) {
-    return Eigen::Map<const Eigen::Array<T, 1, Eigen::Dynamic>>(data, cols).template cast<float>().template cast<double>();
+    return Eigen::Map<const Eigen::Array<T, 1, Eigen::Dynamic>>(data, cols)
+        .template cast<float>()
+        .template cast<double>();
 }
 // `values` into rows `stride` apart, each rounded to float and then to T.
 template <typename T>
@@ -37,7 +40,8 @@ inline void store_rows(T* data, const RowsD& values, int64_t stride) {
 }
 template <typename T>
 inline void store_column(T* data, const ColD& values) {
-    Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>>(data, values.size()) = values.template cast<float>().template cast<T>();
+    Eigen::Map<Eigen::Array<T, Eigen::Dynamic, 1>>(data, values.size()) =
+        values.template cast<float>().template cast<T>();
 }
 
 // Each row's mean and (biased) variance over its first `n` columns, rounded to float.
@@ -48,4 +52,4 @@ inline void row_mean_variance(const RowsD& x, int64_t n, ColD& mean, ColD& varia
     mean = exact_mean.cast<float>().cast<double>();
 }
 
-}  // namespace canopy::adv_norm
+}  // namespace canopy::adv

@@ -3,11 +3,11 @@
 // error naming the function and leaves the outputs as they are.
 #include <cstdio>
 
-namespace canopy::kernel::adv {
+namespace canopy::adv {
 
 inline bool host_check(bool condition, const char* function, const char* message) {
     if (!condition) std::fprintf(stderr, "[ERROR] %s: %s\n", function, message);
     return condition;
 }
 
-}  // namespace canopy::kernel::adv
+}  // namespace canopy::adv

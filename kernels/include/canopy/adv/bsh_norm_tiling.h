@@ -5,10 +5,10 @@
 #include <cstdint>
 
 #include "adv_api/normalization/normalization_tilingdata.h"
-#include "canopy/adv_norm/host_support.h"
-#include "canopy/adv_norm/sizes.h"
+#include "canopy/adv/host_support.h"
+#include "canopy/adv/sizes.h"
 
-namespace canopy::adv_norm {
+namespace canopy::adv {
 
 template <typename Tiling>
 inline bool bsh_norm_tiling(const AscendC::TensorShape& srcShape, const AscendC::TensorShape& originSrcShape,
@@ -64,4 +64,4 @@ inline bool bsh_norm_tiling(const AscendC::TensorShape& srcShape, const AscendC:
     return true;
 }
 
-}  // namespace canopy::adv_norm
+}  // namespace canopy::adv

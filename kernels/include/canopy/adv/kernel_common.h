@@ -2,6 +2,7 @@
 // What the kernel side of the normalization, quantization, reduce, sort, index, filter, select,
 // pad and transpose APIs is built from: UB tensors, the advanced call (its operands checked and
 // reported to the pipe model) and the compute precision of narrow floats.
+#include <Eigen/Core>
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -9,8 +10,6 @@
 #include <limits>
 #include <type_traits>
 #include <vector>
-
-#include <Eigen/Core>
 
 #include "canopy/kernel/ascendc/adv_call.h"
 #include "canopy/kernel/ascendc/check.h"
@@ -21,7 +20,7 @@
 #include "canopy/kernel/ascendc/types.h"
 #include "canopy/kernel/ascendc/vector_unit.h"
 
-namespace canopy::adv_norm {
+namespace canopy::adv {
 
 using canopy::kernel::ascendc::AdvancedCall;
 using canopy::kernel::ascendc::compute_t;
@@ -30,4 +29,4 @@ using canopy::kernel::ascendc::compute_t;
 template <typename T>
 inline constexpr uint32_t block_elems = 32 / sizeof(T);
 
-}  // namespace canopy::adv_norm
+}  // namespace canopy::adv

@@ -2,6 +2,7 @@
 // AscendC::Std's type traits (CANN's utils/std/type_traits.h): on the NPU's compiler the C++
 // standard library is not available to kernels, so CANN ships its own; on a CPU they are the
 // standard library's. Using-declarations, so another header may declare the same names again.
+#include <tuple>
 #include <type_traits>
 
 namespace AscendC {
@@ -71,6 +72,51 @@ using std::remove_reference_t;
 using std::remove_volatile;
 using std::remove_volatile_t;
 using std::true_type;
+
+
+// CANN's own traits, beside the standard ones.
+template <typename T>
+struct remove_cvref {
+    using type = std::remove_cv_t<std::remove_reference_t<T>>;
+};
+template <typename T>
+using remove_cvref_t = typename remove_cvref<T>::type;
+
+template <typename T, typename... Args>
+struct is_one_of : std::false_type {};
+template <typename T, typename Head, typename... Tail>
+struct is_one_of<T, Head, Tail...>
+    : std::conditional_t<std::is_same_v<T, Head>, std::true_type, is_one_of<T, Tail...>> {};
+template <typename T, typename... Args>
+inline constexpr bool is_one_of_v = is_one_of<T, Args...>::value;
+
+template <typename T, T... Values>
+struct is_one_of_value : std::false_type {};
+template <typename T, T Value, T Head, T... Tail>
+struct is_one_of_value<T, Value, Head, Tail...>
+    : std::conditional_t<Value == Head, std::true_type, is_one_of_value<T, Value, Tail...>> {};
+template <typename T, T... Values>
+inline constexpr bool is_one_of_value_v = is_one_of_value<T, Values...>::value;
+
+// Whether T (through references and const) is integral_constant<_, n>.
+template <auto n, typename T>
+struct is_constant : std::false_type {};
+template <auto n, typename T>
+struct is_constant<n, const T> : is_constant<n, T> {};
+template <auto n, typename T>
+struct is_constant<n, T&> : is_constant<n, T> {};
+template <auto n, typename T>
+struct is_constant<n, T&&> : is_constant<n, T> {};
+template <auto n, typename T, T v>
+struct is_constant<n, std::integral_constant<T, v>> : std::bool_constant<v == n> {};
+
+// Whether std::tuple_size<T> is defined (Std::tuple and other tuple-like types).
+template <typename T, typename = void>
+struct is_tuple : std::false_type {};
+template <typename T>
+struct is_tuple<T, std::void_t<decltype(std::tuple_size<T>::value)>> : std::true_type {};
+template <typename T>
+inline constexpr bool is_tuple_v = is_tuple<T>::value;
 
 }  // namespace Std
 }  // namespace AscendC

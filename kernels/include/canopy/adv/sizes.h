@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <cstdint>
 
-namespace canopy::adv_norm::sizes {
+namespace canopy::adv::sizes {
 
 inline constexpr uint32_t kBlock = 32;
 inline constexpr uint32_t kRepeat = 256;
@@ -20,9 +20,9 @@ inline constexpr uint32_t sum(uint32_t n, uint32_t type_size) {
     return round_up(ceil_div(n, per_repeat), per_block) * type_size;
 }
 
-}  // namespace canopy::adv_norm::sizes
+}  // namespace canopy::adv::sizes
 
-namespace canopy::adv_norm::sizes {
+namespace canopy::adv::sizes {
 
 // AscendQuant: two repeats of half at least; at most twice the input's elements (in bytes of half).
 inline constexpr uint32_t ascend_quant_min() { return 2 * kRepeat; }
@@ -55,9 +55,9 @@ inline constexpr uint32_t ascend_antiquant_max(uint32_t src_size, uint32_t scale
     return scale_size * 2 * 4 + 64 * k * 4;
 }
 
-}  // namespace canopy::adv_norm::sizes
+}  // namespace canopy::adv::sizes
 
-namespace canopy::adv_norm::sizes {
+namespace canopy::adv::sizes {
 
 // DropOut: two repeats at least; at most two floats per element.
 inline constexpr uint32_t dropout_min() { return 2 * kRepeat; }
@@ -74,9 +74,9 @@ inline constexpr uint32_t select_bytes_mask(uint32_t src_size, uint32_t src_last
     return required;
 }
 
-}  // namespace canopy::adv_norm::sizes
+}  // namespace canopy::adv::sizes
 
-namespace canopy::adv_norm::sizes {
+namespace canopy::adv::sizes {
 
 // Broadcast on the A2 of src [src_first, src_last] to dst [dst_first, dst_last] (1-D shapes have
 // last 1): nothing when the source is a scalar or already the destination's size; 32 bytes for
@@ -108,9 +108,9 @@ inline constexpr BroadcastSizes broadcast(uint32_t src_first, uint32_t src_last,
     return {brcb_min + per_block * last_align * type_size + cast, brcb_max + dst_first * last_align * type_size + cast};
 }
 
-}  // namespace canopy::adv_norm::sizes
+}  // namespace canopy::adv::sizes
 
-namespace canopy::adv_norm::sizes {
+namespace canopy::adv::sizes {
 
 // Pad: two buffers of 16 blocks (the transposes' address lists), at most enough for all elements.
 inline constexpr uint32_t pad_min(uint32_t type_size) { return 16 * (kBlock / type_size) * 2 * type_size; }
@@ -118,9 +118,9 @@ inline constexpr uint32_t pad_max(uint32_t elements, uint32_t type_size) {
     return ((elements - 1) / 16 + 1) * 16 * (kBlock / type_size) * 2 * type_size;
 }
 
-}  // namespace canopy::adv_norm::sizes
+}  // namespace canopy::adv::sizes
 
-namespace canopy::adv_norm::sizes {
+namespace canopy::adv::sizes {
 
 inline constexpr uint32_t highest_power_of_two(uint32_t n) {
     uint32_t k = 1;
@@ -146,15 +146,13 @@ inline constexpr uint32_t reduce_extreme(uint32_t first, uint32_t last, uint32_t
     return k * round_up(last * type_size, kBlock);
 }
 
-}  // namespace canopy::adv_norm::sizes
+}  // namespace canopy::adv::sizes
 
-namespace canopy::adv_norm::sizes {
+namespace canopy::adv::sizes {
 
 // RmsNorm over [B, S, H]: one row of H floats (two for half) and a block of row results at least;
 // the whole input at most.
-inline constexpr uint32_t rmsnorm_min(uint32_t h, uint32_t type_size) {
-    return ((type_size == 2 ? h * 2 : h) + 8) * 4;
-}
+inline constexpr uint32_t rmsnorm_min(uint32_t h, uint32_t type_size) { return ((type_size == 2 ? h * 2 : h) + 8) * 4; }
 inline constexpr uint32_t rmsnorm_max(uint32_t b, uint32_t s, uint32_t h, uint32_t type_size) {
     const uint32_t bs = round_up(b * s, kBlock / type_size);
     return ((type_size == 2 ? b * s * h * 2 : b * s * h) + bs) * 4;
@@ -173,9 +171,9 @@ inline constexpr uint32_t bsh_norm_max(uint32_t b, uint32_t s, uint32_t h, uint3
     return ((reuse && type_size == 4) ? 2 : 3) * bsh_bytes + 2 * bs_bytes;
 }
 
-}  // namespace canopy::adv_norm::sizes
+}  // namespace canopy::adv::sizes
 
-namespace canopy::adv_norm::sizes {
+namespace canopy::adv::sizes {
 
 // LayerNorm of [A, R] (the separate form): two padded R rows of floats and the A variances at
 // least, widened to what Normalize needs.
@@ -235,9 +233,9 @@ inline constexpr uint32_t welford_update_max(uint32_t rn, uint32_t ab, uint32_t 
     return ceil_div(rn * ab, 64) * welford_update_min(type_size_t, reuse);
 }
 
-}  // namespace canopy::adv_norm::sizes
+}  // namespace canopy::adv::sizes
 
-namespace canopy::adv_norm::sizes {
+namespace canopy::adv::sizes {
 
 // WelfordFinalize over abLength statistics: four repeats of floats at least.
 inline constexpr uint32_t welford_finalize_min() { return 64 * 4 * 4; }
@@ -245,9 +243,9 @@ inline constexpr uint32_t welford_finalize_max(uint32_t ab) {
     return ab <= 64 ? welford_finalize_min() : (64 * 2 + ab * 2) * 4;
 }
 
-}  // namespace canopy::adv_norm::sizes
+}  // namespace canopy::adv::sizes
 
-namespace canopy::adv_norm::sizes {
+namespace canopy::adv::sizes {
 
 // TopK on the A2: normal mode 16 (20 without initial indices) bytes per inner element; small mode
 // the Sort32 pairs of every row, the mask, and (ascending) the negated values and (no initial
@@ -260,11 +258,11 @@ inline constexpr uint32_t topk_min(uint32_t inner, uint32_t outter, bool init_in
     return size;
 }
 
-}  // namespace canopy::adv_norm::sizes
+}  // namespace canopy::adv::sizes
 
-namespace canopy::adv_norm::sizes {
+namespace canopy::adv::sizes {
 
 // A full Sort on the A2: the (score, index) pairs of every element, 8 bytes each.
 inline constexpr uint32_t sort_pairs(uint32_t elements) { return elements * 8; }
 
-}  // namespace canopy::adv_norm::sizes
+}  // namespace canopy::adv::sizes
