@@ -32,5 +32,10 @@
 
 #include "adv_api/kernel_api.h"
 
+// The 950's register-based vector API (AscendC::Reg, asc_vf_call).
+#if __NPU_ARCH__ == 3510
+#include "basic_api/reg_compute/kernel_reg_compute_intf.h"
+#endif
+
 // Last: asm(...) in the kernel source itself raises the AI Core fault (inline_asm.h).
 #include "canopy/kernel/inline_asm.h"
