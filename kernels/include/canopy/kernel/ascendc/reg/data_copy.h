@@ -49,9 +49,10 @@ inline constexpr bool single_load = dist != AscendC::Reg::LoadDist::DIST_DINTLV_
                                     dist != AscendC::Reg::LoadDist::DIST_DINTLV_B16 &&
                                     dist != AscendC::Reg::LoadDist::DIST_DINTLV_B32;
 
-// Fills the register bytes `out` (vl_bytes * registers) from `src` as `dist` distributes them.
-template <AscendC::Reg::LoadDist dist>
-inline void distribute(std::byte* out, const std::byte* src, int register_bytes) {
+// Fills the register bytes `out` (register_bytes: vl_bytes per register) from `src` as `dist`
+// distributes them. The sizes are constants, so the copies compile to vector moves.
+template <AscendC::Reg::LoadDist dist, int register_bytes>
+inline void distribute(std::byte* out, const std::byte* src) {
     using AscendC::Reg::LoadDist;
     auto widen = [&](int element, int factor) {  // each element, then (factor - 1) zero elements
         std::memset(out, 0, vl_bytes);
@@ -101,7 +102,7 @@ inline void load(const char* api, U& dst, const T* address) {
     constexpr int register_bytes = RegInfo<U>::reg_num * vl_bytes;
     constexpr int bytes = dist == AscendC::Reg::LoadDist::DIST_NORM ? register_bytes : LoadShape<dist>::bytes;
     const std::byte* src = access(api, address, bytes, false, LoadShape<dist>::alignment, LoadShape<dist>::name);
-    distribute<dist>(reinterpret_cast<std::byte*>(lanes(dst)), src, register_bytes);
+    distribute<dist, register_bytes>(reinterpret_cast<std::byte*>(lanes(dst)), src);
 }
 
 // A dual load: 2 * VL bytes, the even elements into dst0 and the odd ones into dst1.
