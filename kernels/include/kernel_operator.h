@@ -8,5 +8,6 @@
 #include "adv_api/kernel_api.h"
 
 #include "canopy/kernel/compiler_builtins.h"
+
 // Last: asm(...) in the kernel source itself raises the AI Core fault (inline_asm.h).
 #include "canopy/kernel/inline_asm.h"

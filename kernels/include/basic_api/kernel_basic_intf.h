@@ -30,6 +30,11 @@
 #include "canopy/kernel/ascendc/group_barrier.h"
 #include "canopy/kernel/ascendc/cross_core.h"
 
+// The 950's register-based vector API (AscendC::Reg, asc_vf_call).
+#if __NPU_ARCH__ == 3510
+#include "basic_api/reg_compute/kernel_reg_compute_intf.h"
+#endif
+
 #include "utils/std/tuple.h"
 #include "utils/std/type_traits.h"
 #include "utils/std/utility.h"

@@ -36,3 +36,7 @@
 #ifndef __forceinline__
 #define __forceinline__ inline
 #endif
+// The 950's register-based vector functions: __simd_vf__ marks a function asc_vf_call launches on
+// the vector pipe, __simd_callee__ the functions it calls (reg/vf.h).
+#define __simd_vf__
+#define __simd_callee__
