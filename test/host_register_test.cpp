@@ -62,7 +62,10 @@ TEST_CASE("a copy from registered host memory is page-locked: it is queued, not 
     Gate gate;
     REQUIRE_ACL(gate.hold(stream));
     // Pageable memory would be copied only once the stream drained, which the gate prevents.
+    aclrtContext context = runtime.context();
     auto enqueued = std::async(std::launch::async, [&] {
+        const aclError current = aclrtSetCurrentContext(context);
+        if (current != ACL_SUCCESS) return current;
         return aclrtMemcpyAsync(device.get(), device.bytes(), host.data(), host.size() * sizeof(float),
                                 ACL_MEMCPY_HOST_TO_DEVICE, stream);
     });

@@ -23,7 +23,7 @@ TEST_CASE("Std::min and max compare two types and return the conditional's type"
     constexpr auto smaller = Std::min(3, 4.5);
     static_assert(std::is_same_v<std::remove_const_t<decltype(smaller)>, double>);
     CHECK(smaller == 3.0);
-    CHECK(Std::max(int8_t(-1), 7u) == 7u);
+    CHECK(Std::max(int8_t(3), 7L) == 7L);
 }
 
 TEST_CASE("Std::ceil_division, ceil_align and divide") {

@@ -8,8 +8,9 @@
 
 namespace AscendC {
 
-inline void GetSwiGLUMaxMinTmpSize(const TensorShape& srcShape, const uint32_t typeSize, const bool isReuseSource,
-                                   uint32_t& maxValue, uint32_t& minValue) {
+// CANN's SwiGLU takes isReuseSource last.
+inline void GetSwiGLUMaxMinTmpSize(const TensorShape& srcShape, const uint32_t typeSize, uint32_t& maxValue,
+                                   uint32_t& minValue, const bool isReuseSource) {
     (void)isReuseSource;
     canopy::adv::live_nodes::max_min(canopy::adv::live_nodes::swiglu, srcShape, typeSize, maxValue, minValue);
 }
