@@ -66,6 +66,13 @@ namespace {
 }  // namespace canopy::kernel::detail
 #endif
 
+#ifdef __CCE__
+// bisheng knows Ascend C's qualifiers (__global__, __aicore__, __gm__, ...) without a header: the
+// kernel compiler, which defines __CCE__ and force-includes this header, declares them here, so that
+// a source naming them before (or without) including kernel_operator.h compiles, and so that
+// the launch rewrite's parse sees its kernels as __global__ functions.
+#include "canopy/kernel/ascendc/qualifiers.h"
+#endif
 
 namespace canopy::kernel {
 
@@ -142,12 +149,15 @@ private:
 // writes it into the rewritten launch): the name as the site spells it, whether any of them waits for
 // other blocks (so all blocks run at once) and the cores of each block, when the kernel declares them
 // (__cube__, __mix__) or its Matmul implies them; otherwise a source compiled once per core type has
-// them inferred from what each flavour does (canopy-core-link), and any other runs on one AIV.
+// them inferred from what each flavour does (canopy-core-link), and any other runs on one AIV. When
+// the site calls one kernel that is neither a template nor overloaded, its address is the symbol
+// (the launch's kernel for aclrtGetFuncHandleFromExceptionInfo); else null.
 struct ChevronSite {
     const char* kernel;
     bool cooperative;
     bool cores_declared;
     KernelCores cores;
+    const void* symbol = nullptr;
     std::uint32_t npu_arch = CANOPY_KERNEL_NPU_ARCH_;  // the part the site's source is built for
 };
 
@@ -369,7 +379,7 @@ public:
     std::uint32_t operator()(Arguments&&... arguments) const {
         auto stored = std::make_tuple(detail::stored_argument(std::forward<Arguments>(arguments))...);
         Kernel kernel = kernel_;
-        LaunchRequest request{site_.kernel, nullptr, num_blocks_, dyn_ubuf_bytes_, stream_, "<<<>>>", &site_};
+        LaunchRequest request{site_.kernel, site_.symbol, num_blocks_, dyn_ubuf_bytes_, stream_, "<<<>>>", &site_};
 #ifdef __CANOPY_CORE_PASS__
         using Stored = decltype(stored);
         request.core_split = reinterpret_cast<const void*>(&detail::aiv_entry<Kernel, Stored>);
