@@ -129,7 +129,7 @@ TEST_CASE("a vector-core limit caps the number of blocks of a launch that run at
 }
 
 // concurrency_probe's body in a __cube__ kernel and a __mix__(1, 2) one, registered here with their
-// cores as canopy_add_kernels would for those qualifiers. A mix block runs its AIC and two AIVs one
+// cores as the kernel compiler would for those qualifiers. A mix block runs its AIC and two AIVs one
 // after another on one thread, so `running` counts blocks in flight there too.
 extern "C" __global__ __aicore__ void cube_concurrency_probe(ConcurrencyProbe* probe) { run_concurrency_probe(probe); }
 extern "C" __global__ __aicore__ void mix_concurrency_probe(ConcurrencyProbe* probe) { run_concurrency_probe(probe); }

@@ -59,7 +59,7 @@ TEST_CASE("a kernel in the official samples' style builds as C++17 and computes 
     REQUIRE(aclrtMalloc(&zd, bytes, ACL_MEM_MALLOC_HUGE_FIRST) == ACL_SUCCESS);
     REQUIRE(aclrtMemcpy(xd, bytes, x.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE) == ACL_SUCCESS);
     REQUIRE(aclrtMemcpy(yd, bytes, y.data(), bytes, ACL_MEMCPY_HOST_TO_DEVICE) == ACL_SUCCESS);
-    CHECK(canopy::kernel::ChevronLaunch<add_custom<kLength>>("add_custom<kLength>", blocks, 0, stream)(xd, yd, zd) == 0u);
+    CHECK(ACLRT_LAUNCH_KERNEL(add_custom<kLength>)(blocks, stream, xd, yd, zd) == 0u);
     CHECK(aclrtSynchronizeStream(stream) == ACL_SUCCESS);
     REQUIRE(aclrtMemcpy(z.data(), bytes, zd, bytes, ACL_MEMCPY_DEVICE_TO_HOST) == ACL_SUCCESS);
     for (uint32_t i = 0; i < total; ++i) REQUIRE(z[i] == x[i] + y[i]);

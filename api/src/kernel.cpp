@@ -4,7 +4,8 @@
 //
 // On a CPU a kernel binary is a shared library of kernels: aclrtBinaryLoadFromFile dlopens it, and
 // the kernels it defines are found by name among the registrations its static objects made when it
-// was loaded (CANOPY_REGISTER_KERNEL, which canopy_add_kernels adds for every __global__ kernel).
+// was loaded (the kernel compiler registers every __global__ kernel a source defines; code compiled
+// otherwise writes CANOPY_REGISTER_KERNEL).
 // A registration records the kernel's parameter types, so that a packed argument blob, laid out as
 // CANN's generated launch wrapper lays out its argument struct, can be unpacked into a real call.
 #include <dlfcn.h>

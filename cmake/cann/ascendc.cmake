@@ -1,6 +1,6 @@
 # CANN's kernel build functions for projects that `include(${ASCENDC_CMAKE_DIR}/ascendc.cmake)`,
-# over canopy_add_kernels: the kernels are compiled by the host C++ compiler into libraries that
-# run on Canopy.
+# over canopy_add_kernels: the kernels are compiled by Canopy's kernel compiler (the install's
+# bisheng) into libraries that run on Canopy.
 #
 #   ascendc_library(<name> STATIC|SHARED|OBJECT <sources...>)
 #       A library of the kernels and of the host code in <sources> (launches with <<<>>>). What links
@@ -89,26 +89,10 @@ function(ascendc_include_directories target scope)
 endfunction()
 
 # CANN splits the options at -forward-options-to-host-compiler: those before it are for the kernel
-# compiler, those after for the host compiler. Here one compiler does both, so the host options
-# apply as given, and of the kernel options those the host compiler understands (optimization,
-# debug, warnings, -f, -D, -I, -std); the kernel compiler's own (--npu-arch, --cce-*, ...) have no
-# meaning on the CPU, which the configure step says.
+# compiler, those after for the host compiler. Here one compiler, bisheng, compiles a source's kernel
+# and host code, as CANN's does for ascendc_library sources: both lists apply to the kernel sources.
 function(ascendc_compile_options target scope)
   _canopy_ascendc_check_scope(ascendc_compile_options ${target} ${scope})
-  set(options "")
-  set(ignored "")
-  set(host FALSE)
-  foreach(option IN LISTS ARGN)
-    if(option STREQUAL "-forward-options-to-host-compiler")
-      set(host TRUE)
-    elseif(host OR option MATCHES "^-(O|g|W|f|D|I|std=)")
-      list(APPEND options "${option}")
-    else()
-      list(APPEND ignored "${option}")
-    endif()
-  endforeach()
-  if(ignored)
-    message(STATUS "ascendc_compile_options(${target}): kernel compiler options without meaning on the CPU: ${ignored}")
-  endif()
-  target_compile_options(${target} ${scope} ${options})
+  list(REMOVE_ITEM ARGN -forward-options-to-host-compiler)
+  target_compile_options(${target} ${scope} ${ARGN})
 endfunction()

@@ -44,7 +44,7 @@ configure_package_config_file(${PROJECT_SOURCE_DIR}/cmake/canopyConfig.cmake.in 
   INSTALL_DESTINATION ${canopy_package_dir})
 write_basic_package_version_file(${PROJECT_BINARY_DIR}/canopyConfigVersion.cmake COMPATIBILITY SameMajorVersion)
 install(FILES ${PROJECT_BINARY_DIR}/canopyConfig.cmake ${PROJECT_BINARY_DIR}/canopyConfigVersion.cmake
-  ${PROJECT_SOURCE_DIR}/cmake/CanopyKernels.cmake ${PROJECT_SOURCE_DIR}/cmake/CanopyKernelRewrite.cmake
+  ${PROJECT_SOURCE_DIR}/cmake/CanopyKernels.cmake
   DESTINATION ${canopy_package_dir})
 configure_file(${PROJECT_SOURCE_DIR}/cmake/canopy.pc.in ${PROJECT_BINARY_DIR}/canopy.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/canopy.pc DESTINATION ${CANOPY_INSTALL_LIBDIR}/pkgconfig)

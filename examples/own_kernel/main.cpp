@@ -49,8 +49,11 @@ int main() {
     // Enqueued on the stream: a block that faults (say, overflows its Unified Buffer) is reported by
     // the synchronize, with aclGetRecentErrMsg naming the kernel, the block and the API.
     const float alpha = 3.0f;
-    CHECK(axpy<<<blocks, nullptr, stream>>>(static_cast<GM_ADDR>(x_device), static_cast<GM_ADDR>(y_device),
-                                            static_cast<GM_ADDR>(z_device), alpha, length));
+    // A launch is a statement, as in CANN (the kernel returns void): whether it was enqueued is the
+    // thread's last error.
+    axpy<<<blocks, nullptr, stream>>>(static_cast<GM_ADDR>(x_device), static_cast<GM_ADDR>(y_device),
+                                      static_cast<GM_ADDR>(z_device), alpha, length);
+    CHECK(aclrtGetLastError(ACL_RT_THREAD_LEVEL));
     CHECK(aclrtSynchronizeStream(stream));
     CHECK(aclrtMemcpy(z.data(), bytes, z_device, bytes, ACL_MEMCPY_DEVICE_TO_HOST));
 

@@ -32,7 +32,8 @@
 // the source includes (PrecompiledHeaderCheck), writing <overlay dir>/pch-refused with the reason
 // where it does not; --emit-pch writes such a header, parsed as a source is.
 // The parse's own diagnostics are not shown (CUDA's host/device rules refuse what the compile accepts,
-// such as a kernel calling printf); the compile reports a source's errors. Exit status 1 for a launch
+// such as a kernel calling printf, or a kernel's definition after its declaration), and there is no
+// limit to them; the compile reports a source's errors. Exit status 1 for a launch
 // this tool cannot rewrite (one written inside a macro).
 #include <clang/AST/ASTConsumer.h>
 #include <clang/AST/ASTContext.h>
@@ -179,7 +180,25 @@ struct Site {
     bool cooperative = false;
     bool cores_known = false;
     Cores cores;
+    // The one kernel every instantiation calls, when the site names a function that is not a template
+    // nor overloaded: its address is the launch's symbol (aclrtGetFuncHandleFromExceptionInfo).
+    const FunctionDecl* kernel = nullptr;
+    bool one_kernel = true;
 };
+
+// `&::ns::kernel` for a kernel whose address the launch may name: not a template, not overloaded,
+// reachable by its qualified name; else "".
+std::string symbol_of(const FunctionDecl& kernel) {
+    if (kernel.getTemplatedKind() != FunctionDecl::TK_NonTemplate || kernel.isInAnonymousNamespace()) return "";
+    const DeclContext* context = kernel.getDeclContext()->getRedeclContext();
+    if (!context->isFileContext()) return "";
+    int overloads = 0;
+    for (const NamedDecl* found : context->lookup(kernel.getDeclName())) {
+        if (isa<FunctionDecl, FunctionTemplateDecl>(found)) ++overloads;
+    }
+    if (overloads != 1) return "";
+    return "&::" + kernel.getQualifiedNameAsString();
+}
 
 class LaunchFinder : public RecursiveASTVisitor<LaunchFinder> {
 public:
@@ -210,6 +229,9 @@ public:
                                    .str();
         }
         if (const FunctionDecl* kernel = launch->getDirectCallee()) {
+            const FunctionDecl* canonical = kernel->getCanonicalDecl();
+            if (site.kernel != nullptr && site.kernel != canonical) site.one_kernel = false;
+            site.kernel = canonical;
             if (!site.cooperative) site.cooperative = WaitFinder().reaches_wait(kernel);
             Cores cores = cores_of(*kernel, context_, cube_only_);
             if (!site.cores_known) {
@@ -293,6 +315,13 @@ private:
     bool cube_only_;
     std::vector<Definition>& definitions_;
 };
+
+// The site's symbol field: `, reinterpret_cast<const void*>(&::kernel)`, or nothing (null).
+std::string symbol_literal(const Site& site) {
+    if (site.kernel == nullptr || !site.one_kernel) return "";
+    std::string symbol = symbol_of(*site.kernel);
+    return symbol.empty() ? "" : ", reinterpret_cast<const void*>(" + symbol + ")";
+}
 
 std::string cores_literal(const Cores& cores) {
     return "::canopy::kernel::KernelCores{" + std::to_string(cores.aic) + ", " + std::to_string(cores.aiv) + ", " +
@@ -446,7 +475,7 @@ public:
                                c_string_literal(trim(site.callee_text)) + ", " +
                                (site.cooperative ? "true" : "false") + ", " +
                                (site.cores.declared ? "true" : "false") + ", " + cores_literal(site.cores) +
-                               "}, [](auto&&... canopy_arg) { " + site.callee_text + "(" + forward + "); }, ";
+                               symbol_literal(site) + "}, [](auto&&... canopy_arg) { " + site.callee_text + "(" + forward + "); }, ";
             rewriter.ReplaceText(CharSourceRange::getCharRange(site.callee_begin, site.open.getLocWithOffset(3)), head);
             rewriter.ReplaceText(CharSourceRange::getCharRange(site.close, site.close.getLocWithOffset(3)), ")");
         }
@@ -703,6 +732,12 @@ std::vector<std::string> parse_command(const std::vector<std::string>& arguments
                                      // CUDA runtime's), only its own headers, as C++ compiles see them.
                                      "-nobuiltininc", "-isystem", CANOPY_CLANG_RESOURCE_DIR "/include",
                                      "-Xclang", "-fcuda-allow-variadic-functions", "-Wno-everything",
+                                     // The parse's errors are not shown, and none may stop it: each
+                                     // redeclaration of a kernel (a definition after its declaration
+                                     // in an extern "C" { } block of a header) is refused as __global__
+                                     // against the host and device that force_cuda_host_device gave
+                                     // the first, though the AST keeps the kernel __global__.
+                                     "-ferror-limit=0",
                                      "-resource-dir", CANOPY_CLANG_RESOURCE_DIR};
     command.insert(command.end(), arguments.begin(), arguments.end());
     command.push_back(source);

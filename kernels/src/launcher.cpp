@@ -399,8 +399,8 @@ void require_blocks_at_once(const char* api) {
     raise(ACL_ERROR_RT_AICORE_EXCEPTION, api,
           "kernel " + std::string(block.kernel) + " runs its " + std::to_string(block.count) +
               " blocks block-parallel, a few at a time, so a block cannot wait for another; register it with "
-              "CANOPY_REGISTER_COOPERATIVE_KERNEL(" + block.kernel + ") (canopy_add_kernels does so for sources "
-              "that call SyncAll or IBWait) to run all its blocks at once");
+              "CANOPY_REGISTER_COOPERATIVE_KERNEL(" + block.kernel + ") (the kernel compiler does so for a kernel "
+              "reaching SyncAll or IBWait) to run all its blocks at once");
 }
 
 void poll_other_blocks() {
@@ -420,8 +420,8 @@ void sync_all() {
     raise(ACL_ERROR_RT_AICORE_EXCEPTION, "SyncAll",
           "kernel " + std::string(block.kernel) + " runs its " + std::to_string(block.count) +
               " blocks block-parallel, a few at a time, so blocks cannot wait for each other; register it with "
-              "CANOPY_REGISTER_COOPERATIVE_KERNEL(" + block.kernel + ") (canopy_add_kernels does so for sources "
-              "that call SyncAll) to run all its blocks at once");
+              "CANOPY_REGISTER_COOPERATIVE_KERNEL(" + block.kernel + ") (the kernel compiler does so for a kernel "
+              "reaching SyncAll) to run all its blocks at once");
 }
 
 namespace {
@@ -448,8 +448,7 @@ BlockContext& cross_core_block(const char* api, int flag) {
         raise(ACL_ERROR_RT_AICORE_EXCEPTION, api,
               "kernel " + std::string(block.kernel) + " runs its cores block-parallel, a few at a time, so a core "
               "cannot wait for another; the kernel compiler runs a kernel reaching CrossCoreWaitFlag with all its "
-              "cores at once, canopy_add_kernels the kernels of a source that calls it (or register it with "
-              "CANOPY_REGISTER_COOPERATIVE_KERNEL(" +
+              "cores at once (or register it with CANOPY_REGISTER_COOPERATIVE_KERNEL(" +
                   block.kernel + "))");
     }
     return block;

@@ -1,5 +1,6 @@
-// Kernels of capture_test, launched with <<<>>> so that canopy_add_kernels rewrites the launches.
+// Kernels of capture_test, launched with <<<>>> (compiled by canopy_add_kernels' kernel compiler).
 #include "capture_kernels.h"
+#include "launch_result.h"
 
 #include "acl/error_codes/rt_error_codes.h"
 
@@ -19,10 +20,14 @@ extern "C" __global__ __aicore__ void capture_fault_if(GM_ADDR trigger)
 
 uint32_t launch_capture_axpy(uint32_t numBlocks, void* stream, const float* x, float* y, float a, uint32_t n)
 {
-    return capture_axpy<<<numBlocks, nullptr, stream>>>((GM_ADDR)x, (GM_ADDR)y, a, n);
+    clear_launch_error();
+    capture_axpy<<<numBlocks, nullptr, stream>>>((GM_ADDR)x, (GM_ADDR)y, a, n);
+    return launch_result();
 }
 
 uint32_t launch_capture_fault_if(void* stream, const uint32_t* trigger)
 {
-    return capture_fault_if<<<1, nullptr, stream>>>((GM_ADDR)trigger);
+    clear_launch_error();
+    capture_fault_if<<<1, nullptr, stream>>>((GM_ADDR)trigger);
+    return launch_result();
 }

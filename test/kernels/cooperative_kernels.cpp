@@ -1,13 +1,15 @@
-// Kernels that synchronize all their blocks. This file calls SyncAll, so canopy_add_kernels
-// registers its kernels cooperative: all their blocks run at once.
+// Kernels that synchronize all their blocks. They reach AscendC::SyncAll, so the kernel compiler
+// registers them cooperative: all their blocks run at once.
 #include <atomic>
 
 #include "launch_kernels.h"
+#include "launch_result.h"
 
-namespace {
-// AscendC::SyncAll() as kernel_operator.h provides it.
-void SyncAll() { canopy::kernel::sync_all(); }
-}  // namespace
+namespace AscendC {
+// AscendC::SyncAll() as kernel_operator.h provides it (the kernel compiler knows it by that name).
+inline void SyncAll() { canopy::kernel::sync_all(); }
+}  // namespace AscendC
+using AscendC::SyncAll;
 
 extern "C" __global__ __aicore__ void two_phase(uint32_t* slots, uint32_t* mismatches)
 {
@@ -30,10 +32,14 @@ extern "C" __global__ __aicore__ void skips_sync(uint32_t leaver)
 
 uint32_t launch_two_phase(uint32_t numBlocks, void* stream, uint32_t* slots, uint32_t* mismatches)
 {
-    return two_phase<<<numBlocks, nullptr, stream>>>(slots, mismatches);
+    clear_launch_error();
+    two_phase<<<numBlocks, nullptr, stream>>>(slots, mismatches);
+    return launch_result();
 }
 
 uint32_t launch_skips_sync(uint32_t numBlocks, void* stream, uint32_t leaver)
 {
-    return skips_sync<<<numBlocks, nullptr, stream>>>(leaver);
+    clear_launch_error();
+    skips_sync<<<numBlocks, nullptr, stream>>>(leaver);
+    return launch_result();
 }

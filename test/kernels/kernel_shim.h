@@ -1,7 +1,7 @@
 #pragma once
 // The little of kernel_operator.h that the launch tests' kernels use, so that they test the launcher
 // alone: the Ascend C qualifiers (meaningless on a CPU), GM_ADDR, and the block globals block_idx /
-// block_num (from canopy/kernel/block.h, which canopy_add_kernels force-includes with launch.h).
+// block_num (from canopy/kernel/block.h, which the kernel compiler force-includes with launch.h).
 #include <cstdint>
 
 #include "canopy/kernel/launch.h"

@@ -1,7 +1,8 @@
 // Kernels of the launch tests, written as Ascend C sources are (GM indexing by block_idx), with the
-// host functions that launch them with <<<>>>; canopy_add_kernels rewrites the launches and
-// registers the kernels.
+// host functions that launch them with <<<>>>; the kernel compiler (canopy_add_kernels) rewrites the
+// launches and registers the kernels.
 #include "launch_kernels.h"
+#include "launch_result.h"
 
 #include <atomic>
 #include <cstring>
@@ -76,21 +77,30 @@ extern "C" __global__ __aicore__ void plain_sync(uint32_t* after)
 
 uint32_t launch_count_blocks(uint32_t numBlocks, void* stream, BlockRecord* records)
 {
-    // Older samples pass nullptr for the dynamic UB size; a void* argument passes for GM_ADDR.
-    return count_blocks<<<numBlocks, nullptr, stream>>>(static_cast<void*>(records), numBlocks);
+    // Older samples pass nullptr for the dynamic UB size. The arguments convert as in a call, as in
+    // bisheng: device memory (void*) is cast for a GM_ADDR parameter, as the samples cast it.
+    clear_launch_error();
+    count_blocks<<<numBlocks, nullptr, stream>>>(static_cast<GM_ADDR>(static_cast<void*>(records)), numBlocks);
+    return launch_result();
 }
 
 uint32_t launch_count_blocks_with_ub(uint32_t numBlocks, uint32_t dynUBufSize, void* stream, BlockRecord* records)
 {
-    return count_blocks<<<numBlocks, dynUBufSize, stream>>>(reinterpret_cast<uint8_t*>(records), numBlocks);
+    clear_launch_error();
+    count_blocks<<<numBlocks, dynUBufSize, stream>>>(reinterpret_cast<uint8_t*>(records), numBlocks);
+    return launch_result();
 }
 
 int32_t launch_record_ub(uint32_t numBlocks, uint32_t dynUBufSize, void* stream, UbRecord* records)
 {
-    return (int32_t)record_ub<<<numBlocks, dynUBufSize, stream>>>(records);
+    clear_launch_error();
+    record_ub<<<numBlocks, dynUBufSize, stream>>>(records);
+    return (int32_t)launch_result();
 }
 
 uint32_t launch_faulting(uint32_t numBlocks, void* stream, uint32_t failing_block)
 {
-    return faulting_kernel<<<numBlocks, 0, stream>>>(failing_block);
+    clear_launch_error();
+    faulting_kernel<<<numBlocks, 0, stream>>>(failing_block);
+    return launch_result();
 }

@@ -1,9 +1,9 @@
-// Kernels of kernel_mix_test. This source calls CrossCoreWaitFlag, so canopy_add_kernels registers
-// its kernels cooperative (every core of a launch runs at once) and writes the cores of the __mix__
-// and __cube__ ones after their registration.
+// Kernels of kernel_mix_test. The kernel compiler registers those reaching CrossCoreWaitFlag
+// cooperative (every core of a launch runs at once) and the __mix__ and __cube__ ones with their cores.
 #include <atomic>
 
 #include "kernel_operator.h"
+#include "launch_result.h"
 #include "mix_kernels.h"
 
 namespace {
@@ -138,33 +138,49 @@ __global__ void vector_cross_core()
 
 uint32_t launch_mix_identity(uint32_t blocks, void* stream, CoreRecord* records, int32_t* values)
 {
-    return mix_identity<<<blocks, 0, stream>>>(records, values);
+    clear_launch_error();
+    mix_identity<<<blocks, 0, stream>>>(records, values);
+    return launch_result();
 }
 uint32_t launch_mix_all_aiv(uint32_t blocks, void* stream, CoreRecord* records, int32_t* counter)
 {
-    return mix_all_aiv<<<blocks, 0, stream>>>(records, counter);
+    clear_launch_error();
+    mix_all_aiv<<<blocks, 0, stream>>>(records, counter);
+    return launch_result();
 }
 uint32_t launch_mix_group_aiv(uint32_t blocks, void* stream, CoreRecord* records, int32_t* counters)
 {
-    return mix_group_aiv<<<blocks, 0, stream>>>(records, counters);
+    clear_launch_error();
+    mix_group_aiv<<<blocks, 0, stream>>>(records, counters);
+    return launch_result();
 }
 uint32_t launch_cube_identity(uint32_t blocks, void* stream, CoreRecord* records)
 {
-    return cube_identity<<<blocks, 0, stream>>>(records);
+    clear_launch_error();
+    cube_identity<<<blocks, 0, stream>>>(records);
+    return launch_result();
 }
 uint32_t launch_mix_misuse(uint32_t blocks, void* stream, int32_t misuse)
 {
-    return mix_misuse<<<blocks, 0, stream>>>(misuse);
+    clear_launch_error();
+    mix_misuse<<<blocks, 0, stream>>>(misuse);
+    return launch_result();
 }
 uint32_t launch_mix_static_ub(uint32_t blocks, void* stream, float* out, int32_t aic_use)
 {
-    return mix_static_ub<<<blocks, 0, stream>>>(reinterpret_cast<GM_ADDR>(out), aic_use);
+    clear_launch_error();
+    mix_static_ub<<<blocks, 0, stream>>>(reinterpret_cast<GM_ADDR>(out), aic_use);
+    return launch_result();
 }
 uint32_t launch_mix_carved_ub(uint32_t blocks, void* stream, float* out, int32_t aic_use)
 {
-    return mix_carved_ub<<<blocks, 0, stream>>>(reinterpret_cast<GM_ADDR>(out), aic_use);
+    clear_launch_error();
+    mix_carved_ub<<<blocks, 0, stream>>>(reinterpret_cast<GM_ADDR>(out), aic_use);
+    return launch_result();
 }
 uint32_t launch_vector_cross_core(uint32_t blocks, void* stream)
 {
-    return vector_cross_core<<<blocks, 0, stream>>>();
+    clear_launch_error();
+    vector_cross_core<<<blocks, 0, stream>>>();
+    return launch_result();
 }

@@ -1,6 +1,7 @@
-// Kernels of the runtime-control tests, written as Ascend C sources are; canopy_add_kernels
-// rewrites the launches and registers the kernels.
+// Kernels of the runtime-control tests, written as Ascend C sources are; the kernel compiler
+// (canopy_add_kernels) rewrites the launches and registers the kernels.
 #include "runtime_kernels.h"
+#include "launch_result.h"
 
 #include <thread>
 
@@ -26,20 +27,28 @@ extern "C" __global__ __aicore__ void always_faulting()
 
 uint32_t launch_concurrency_probe(uint32_t numBlocks, void* stream, ConcurrencyProbe* probe)
 {
-    return concurrency_probe<<<numBlocks, 0, stream>>>(probe);
+    clear_launch_error();
+    concurrency_probe<<<numBlocks, 0, stream>>>(probe);
+    return launch_result();
 }
 
 uint32_t launch_holding(uint32_t numBlocks, void* stream, Hold* hold)
 {
-    return holding_kernel<<<numBlocks, 0, stream>>>(hold);
+    clear_launch_error();
+    holding_kernel<<<numBlocks, 0, stream>>>(hold);
+    return launch_result();
 }
 
 uint32_t launch_square_scale(uint32_t numBlocks, void* stream, float* in, float* out, float factor)
 {
-    return square_scale<<<numBlocks, 0, stream>>>(in, out, factor);
+    clear_launch_error();
+    square_scale<<<numBlocks, 0, stream>>>(in, out, factor);
+    return launch_result();
 }
 
 uint32_t launch_always_faulting(uint32_t numBlocks, void* stream)
 {
-    return always_faulting<<<numBlocks, 0, stream>>>();
+    clear_launch_error();
+    always_faulting<<<numBlocks, 0, stream>>>();
+    return launch_result();
 }

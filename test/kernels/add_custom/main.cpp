@@ -75,7 +75,9 @@ int32_t main(int32_t argc, char* argv[])
     int32_t failed = verify(xHost, yHost, zHost, count, "add_custom_do");
 
     CHECK_ACL(aclrtMemset(zDevice, outputByteSize, 0, outputByteSize));
-    CHECK_ACL((aclError)add_custom<<<blockDim, nullptr, stream>>>(xDevice, yDevice, zDevice));
+    // The launch is a statement (the kernel returns void): whether it was enqueued is the last error.
+    add_custom<<<blockDim, nullptr, stream>>>(xDevice, yDevice, zDevice);
+    CHECK_ACL(aclrtGetLastError(ACL_RT_THREAD_LEVEL));
     CHECK_ACL(aclrtSynchronizeStream(stream));
     CHECK_ACL(aclrtMemcpy(zHost, outputByteSize, zDevice, outputByteSize, ACL_MEMCPY_DEVICE_TO_HOST));
     failed |= verify(xHost, yHost, zHost, count, "add_custom<<<>>>");

@@ -119,8 +119,8 @@ CANOPY_KERNEL_API void defer_fault(int code, const char* api, const std::string&
 // AscendC::SyncAll(): waits until every block of the launch has called it. Only a cooperative launch
 // runs all its blocks at once; in a block-parallel launch of more than one block the blocks that
 // have not started yet can only start once running blocks return, so waiting would hang: there it
-// raises ACL_ERROR_RT_AICORE_EXCEPTION naming SyncAll instead. A kernel becomes cooperative when its
-// source, compiled by canopy_add_kernels, calls SyncAll, or with CANOPY_REGISTER_COOPERATIVE_KERNEL.
+// raises ACL_ERROR_RT_AICORE_EXCEPTION naming SyncAll instead. A kernel becomes cooperative when the
+// kernel compiler finds that it reaches SyncAll, or with CANOPY_REGISTER_COOPERATIVE_KERNEL.
 CANOPY_KERNEL_API void sync_all();
 
 // For kernels that wait for another block through global memory (IBWait, IBSet): raises the same

@@ -3,7 +3,7 @@
 //
 //   ACLRT_LAUNCH_KERNEL(add_custom)(numBlocks, stream, x, y, z);   // CANN's generated-wrapper form
 //   add_custom<<<numBlocks, dynUBufSize, stream>>>(x, y, z);        // sources compiled by the kernel
-//                                                                   // compiler or canopy_add_kernels
+//                                                                   // compiler (canopy-asc, bisheng)
 //   aclrtLaunchKernel(func, numBlocks, args, argsSize, stream);     // handle form (acl_rt.h), for
 //                                                                   // kernels registered below
 //
@@ -14,10 +14,10 @@
 // aclrtGetLastError / aclGetRecentErrMsg like any AscendCL call).
 //
 // This header is plain C++: no code generation. `<<<...>>>` is not C++: the kernel compiler
-// (canopy-asc, installed as bisheng) rewrites each launch, found by clang's parser, into a
-// ChevronLaunchAt expression; canopy_add_kernels copies sources into the build folder with the
-// launch syntax rewritten by text into a ChevronLaunch one. Both register the kernels the source
-// defines (KernelRegistrar, CANOPY_REGISTER_KERNEL).
+// (canopy-asc, installed as bisheng; canopy_add_kernels, the ASC language and ascendc_library compile
+// with it) rewrites each launch, found by clang's parser, into a ChevronLaunchAt expression and
+// registers the kernels the source defines (KernelRegistrar). Code compiled otherwise registers its
+// kernels with CANOPY_REGISTER_KERNEL.
 #ifdef __CANOPY_LAUNCH_SCAN__
 // canopy-launch-rewrite parses a source as CUDA host code, the clang grammar with `<<<>>>`. One CPU
 // runs kernel and host code, so kernels may call any function: every function declared from here on
@@ -66,6 +66,13 @@ namespace {
 }  // namespace canopy::kernel::detail
 #endif
 
+#ifdef __CCE__
+// bisheng knows Ascend C's qualifiers (__global__, __aicore__, __gm__, ...) without a header: the
+// kernel compiler, which defines __CCE__ and force-includes this header, declares them here, so that
+// a source naming them before (or without) including kernel_operator.h compiles, and so that
+// the launch rewrite's parse sees its kernels as __global__ functions.
+#include "canopy/kernel/ascendc/qualifiers.h"
+#endif
 
 namespace canopy::kernel {
 
@@ -142,12 +149,15 @@ private:
 // writes it into the rewritten launch): the name as the site spells it, whether any of them waits for
 // other blocks (so all blocks run at once) and the cores of each block, when the kernel declares them
 // (__cube__, __mix__) or its Matmul implies them; otherwise a source compiled once per core type has
-// them inferred from what each flavour does (canopy-core-link), and any other runs on one AIV.
+// them inferred from what each flavour does (canopy-core-link), and any other runs on one AIV. When
+// the site calls one kernel that is neither a template nor overloaded, its address is the symbol
+// (the launch's kernel for aclrtGetFuncHandleFromExceptionInfo); else null.
 struct ChevronSite {
     const char* kernel;
     bool cooperative;
     bool cores_declared;
     KernelCores cores;
+    const void* symbol = nullptr;
     std::uint32_t npu_arch = CANOPY_KERNEL_NPU_ARCH_;  // the part the site's source is built for
 };
 
@@ -271,29 +281,6 @@ struct DynamicUBufSize {
     constexpr DynamicUBufSize(Integer value) : bytes(static_cast<std::uint32_t>(value)) {}
 };
 
-// What canopy_add_kernels rewrites `name<<<numBlocks, dynUBufSize, stream>>>(args...)` into:
-// `::canopy::kernel::ChevronLaunch<name>("name", numBlocks, dynUBufSize, stream)(args...)`, an
-// expression yielding 0 or the aclError as uint32_t.
-template <auto Kernel>
-class ChevronLaunch {
-public:
-    // <<<numBlocks, dynUBufSize>>> without a stream launches on the default stream.
-    ChevronLaunch(const char* name, std::uint32_t numBlocks, DynamicUBufSize dynUBufSize, void* stream = nullptr)
-        : name_(name), num_blocks_(numBlocks), dyn_ubuf_bytes_(dynUBufSize.bytes), stream_(stream) {}
-
-    template <class... Arguments>
-    std::uint32_t operator()(Arguments&&... arguments) const {
-        return launch(LaunchRequest{name_, detail::symbol_of<Kernel>(), num_blocks_, dyn_ubuf_bytes_, stream_, "<<<>>>"},
-                      detail::bind_kernel<Kernel>(std::forward<Arguments>(arguments)...));
-    }
-
-private:
-    const char* name_;
-    std::uint32_t num_blocks_;
-    std::uint32_t dyn_ubuf_bytes_;
-    void* stream_;
-};
-
 namespace detail {
 
 // A `void*` launch argument for a __gm__ pointer parameter: CANN's launches take device memory from
@@ -369,7 +356,7 @@ public:
     std::uint32_t operator()(Arguments&&... arguments) const {
         auto stored = std::make_tuple(detail::stored_argument(std::forward<Arguments>(arguments))...);
         Kernel kernel = kernel_;
-        LaunchRequest request{site_.kernel, nullptr, num_blocks_, dyn_ubuf_bytes_, stream_, "<<<>>>", &site_};
+        LaunchRequest request{site_.kernel, site_.symbol, num_blocks_, dyn_ubuf_bytes_, stream_, "<<<>>>", &site_};
 #ifdef __CANOPY_CORE_PASS__
         using Stored = decltype(stored);
         request.core_split = reinterpret_cast<const void*>(&detail::aiv_entry<Kernel, Stored>);
@@ -524,14 +511,14 @@ private:
 #define ACLRT_LAUNCH_KERNEL(kernel_function) ::canopy::kernel::WrapperLaunch<kernel_function>(#kernel_function)
 
 // Registers a kernel defined in this translation unit (write it after the definition, at the same
-// namespace scope): `CANOPY_REGISTER_KERNEL(add_custom);`. canopy_add_kernels adds these lines by
-// itself for the __global__ kernels its sources define. A kernel that calls SyncAll must be
+// namespace scope): `CANOPY_REGISTER_KERNEL(add_custom);`. The kernel compiler registers the
+// __global__ kernels of the sources it compiles by itself. A kernel that calls SyncAll must be
 // registered cooperative so that all its blocks run at once.
 #define CANOPY_REGISTER_KERNEL(kernel_function) CANOPY_KERNEL_REGISTRAR_(kernel_function, false, __COUNTER__)
 #define CANOPY_REGISTER_COOPERATIVE_KERNEL(kernel_function) CANOPY_KERNEL_REGISTRAR_(kernel_function, true, __COUNTER__)
 // The cores a registered kernel runs each block on, written after its registration:
 // `CANOPY_KERNEL_CORES(mmad_custom, 1, 2, true)` for `__global__ __mix__(1, 2) void mmad_custom(...)`,
-// `(name, 1, 0, false)` for a __cube__ kernel. canopy_add_kernels writes it for those qualifiers.
+// `(name, 1, 0, false)` for a __cube__ kernel. The kernel compiler records them for those qualifiers.
 #define CANOPY_KERNEL_CORES(kernel_function, aic, aiv, mix) \
     CANOPY_KERNEL_CORES_(kernel_function, aic, aiv, mix, __COUNTER__)
 #define CANOPY_KERNEL_CORES_(kernel_function, aic, aiv, mix, counter) \

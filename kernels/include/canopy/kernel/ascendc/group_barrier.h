@@ -9,7 +9,7 @@
 // every line; Wait(i) spins until line i's arrive counter reaches round x arriveSize, then adds 1 to
 // every wait counter; an arriver's next Arrive spins until the waiters of the previous round are all
 // through. The waits need the other blocks running: like IBWait, GroupBarrier needs a launch whose
-// blocks all run at once (canopy_add_kernels registers sources that use it cooperative), and a block
+// blocks all run at once (the kernel compiler registers kernels reaching it cooperative), and a block
 // spinning here unwinds when another block of the launch fails.
 #include <cstdint>
 

@@ -4,7 +4,7 @@
 // block's instructions in order, so they carry no meaning in the compiled code. `__global__`,
 // `__cube__` and `__mix__(aic, aiv)` do matter to the kernel compiler: when canopy-launch-rewrite
 // parses a source (__CANOPY_LAUNCH_SCAN__) they are attributes clang keeps in its AST, so that it
-// finds the kernels, their cores and their launches; canopy_add_kernels reads them as text.
+// finds the kernels, their cores and their launches.
 // `__inline__` is deliberately not redefined: g++ and clang read it as the GNU spelling of
 // `inline`, which is what Ascend C means by it, and redefining a keyword would change the meaning of
 // system headers included afterwards.
