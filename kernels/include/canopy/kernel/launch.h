@@ -71,7 +71,7 @@ namespace {
 // kernel compiler, which defines __CCE__ and force-includes this header, declares them here, so that
 // a source naming them before (or without) including kernel_operator.h compiles, and so that
 // the launch rewrite's parse sees its kernels as __global__ functions.
-#include "canopy/kernel/ascendc/qualifiers.h"
+#include "canopy/kernel/qualifiers.h"
 #endif
 
 namespace canopy::kernel {

@@ -10,7 +10,7 @@
 #include "canopy/kernel/ascendc/half.h"
 #include "canopy/kernel/block.h"
 
-#include "canopy/kernel/ascendc/qualifiers.h"
+#include "canopy/kernel/qualifiers.h"
 #include "canopy/soc.h"
 
 // The part the kernel is built for: canopy-asc defines __NPU_ARCH__ from --npu-arch (2201, Atlas A2,

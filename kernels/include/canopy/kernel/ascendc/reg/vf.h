@@ -21,7 +21,7 @@
 #include <utility>
 
 #include "canopy/kernel/ascendc/check.h"
-#include "canopy/kernel/ascendc/qualifiers.h"
+#include "canopy/kernel/qualifiers.h"
 #include "canopy/kernel/ascendc/system.h"
 #include "canopy/kernel/ascendc/types.h"
 #include "canopy/kernel/block.h"
