@@ -80,7 +80,7 @@ inline void gather_mask(const char* api, const AscendC::LocalTensor<T>& dst, con
         return;
     }
     const auto* first = reinterpret_cast<const std::byte*>(src0.landed_address());
-    const auto reach = static_cast<uint64_t>(reinterpret_cast<const std::byte*>(source.at(repeats - 1, per_repeat - 1) + 1) - first);
+    const auto reach = static_cast<uint64_t>(source.offset(repeats - 1, per_repeat - 1) + int64_t(sizeof(T)));
     if (reach > uint64_t(src0.GetSize()) * sizeof(T)) [[unlikely]] {
         fail_misuse(api, "src0 reaches ", reach, " bytes (", repeats, " repeats of ", per_repeat,
                     " elements) but its LocalTensor holds ", uint64_t(src0.GetSize()) * sizeof(T), " bytes");

@@ -239,12 +239,15 @@ struct VectorOperand {
     T* base;
     Strides strides;
 
-    T* at(int64_t repeat, int64_t slot) const {
+    // The byte offset of the element from `base` (computed apart from any pointer, so that an
+    // operand's reach is known before its address is known to be valid).
+    int64_t offset(int64_t repeat, int64_t slot) const {
         constexpr int64_t per_block = block_elements<T>;
-        const int64_t bytes = repeat * strides.repeat * AscendC::ONE_BLK_SIZE +
-                              (slot / per_block) * strides.block * AscendC::ONE_BLK_SIZE +
-                              (slot % per_block) * int64_t(sizeof(T));
-        return reinterpret_cast<T*>(reinterpret_cast<std::byte*>(base) + bytes);
+        return repeat * strides.repeat * AscendC::ONE_BLK_SIZE + (slot / per_block) * strides.block * AscendC::ONE_BLK_SIZE +
+               (slot % per_block) * int64_t(sizeof(T));
+    }
+    T* at(int64_t repeat, int64_t slot) const {
+        return reinterpret_cast<T*>(reinterpret_cast<std::byte*>(base) + offset(repeat, slot));
     }
     // Whether the blocks of a repeat follow each other, and repeats each other.
     bool blocks_contiguous() const { return strides.block == 1; }
@@ -266,17 +269,15 @@ inline VectorOperand<T> vector_operand(const char* api, const char* role, Access
     VectorOperand<T> operand{tensor.address(), strides};
     const int64_t last_slot = active.last_slot();
     if (last_slot < 0) return operand;
-    const auto* first = reinterpret_cast<const std::byte*>(tensor.address());
     // The highest element reached: the last active slot of the last repeat (offsets grow with both).
-    const auto* end = reinterpret_cast<const std::byte*>(operand.at(active.repeats - 1, last_slot) + 1);
-    const auto reach = static_cast<uint64_t>(end - first);
+    const auto reach = static_cast<uint64_t>(operand.offset(active.repeats - 1, last_slot) + int64_t(sizeof(T)));
     const uint64_t held = uint64_t(tensor.GetSize()) * sizeof(T);
     if (reach > held) [[unlikely]] {
         fail_misuse(api, role, " reaches ", reach, " bytes (", active.repeats, " repeats, block stride ", strides.block,
                     ", repeat stride ", strides.repeat, ", last element ", last_slot, " of a repeat) but its ",
                     AscendC::PositionName(tensor.position()), " LocalTensor holds ", held, " bytes");
     }
-    range = ub_range(api, role, access, first, reach);
+    range = ub_range(api, role, access, reinterpret_cast<const std::byte*>(tensor.address()), reach);
     return operand;
 }
 
