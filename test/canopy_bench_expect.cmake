@@ -1,7 +1,8 @@
 # Runs the command after "--" and checks its exit code (EXIT_CODE), that its output (stdout and
 # stderr) matches the regular expression OUTPUT, and, with JSON, that the file it wrote is JSON
-# whose verification passed.
-#   cmake -DEXIT_CODE=<n> -DOUTPUT=<regex> [-DJSON=<file>] -P canopy_bench_expect.cmake -- <command...>
+# whose verification passed (JSON=- : standard output is that JSON, and OUTPUT is matched against
+# standard error alone).
+#   cmake -DEXIT_CODE=<n> -DOUTPUT=<regex> [-DJSON=<file>|-] -P canopy_bench_expect.cmake -- <command...>
 set(command "")
 set(after_separator FALSE)
 foreach(i RANGE 1 ${CMAKE_ARGC})
@@ -14,7 +15,7 @@ endforeach()
 if(NOT command)
   message(FATAL_ERROR "no command after --")
 endif()
-if(JSON)
+if(JSON AND NOT JSON STREQUAL "-")
   file(REMOVE "${JSON}")
 endif()
 execute_process(COMMAND ${command} RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
@@ -22,11 +23,19 @@ message("${out}${err}")
 if(NOT code STREQUAL "${EXIT_CODE}")
   message(FATAL_ERROR "exit code ${code}, expected ${EXIT_CODE}")
 endif()
-if(NOT "${out}${err}" MATCHES "${OUTPUT}")
+if(JSON STREQUAL "-")
+  set(matched "${err}")
+  set(document "${out}")
+else()
+  set(matched "${out}${err}")
+  if(JSON)
+    file(READ "${JSON}" document)
+  endif()
+endif()
+if(NOT "${matched}" MATCHES "${OUTPUT}")
   message(FATAL_ERROR "the output does not match '${OUTPUT}'")
 endif()
 if(JSON)
-  file(READ "${JSON}" document)
   string(JSON passed ERROR_VARIABLE json_error GET "${document}" verification passed)
   if(json_error OR NOT passed)
     message(FATAL_ERROR "${JSON}: verification.passed is not true (${json_error})")

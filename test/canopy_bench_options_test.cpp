@@ -100,6 +100,19 @@ TEST_CASE("canopy-bench options: size suffixes, one priority for all, later opti
     CHECK(usage("canopy-bench").find("--corrupt-chunk") == std::string::npos);  // hidden
 }
 
+TEST_CASE("canopy-bench options: -h, --version and JSON to standard output") {
+    CHECK(parse({"-h"}).options.help);
+    const ParseResult version = parse({"--version"});
+    REQUIRE(version.ok());
+    CHECK(version.options.version);
+    CHECK_FALSE(version.options.help);
+    const ParseResult to_stdout = parse({"--json", "-"});
+    REQUIRE(to_stdout.ok());
+    CHECK(to_stdout.options.json_to_stdout());
+    CHECK_FALSE(parse({"--json", "run.json"}).options.json_to_stdout());
+    CHECK(usage("canopy-bench").find("-h, --help") != std::string::npos);
+}
+
 TEST_CASE("canopy-bench options: matmul chains on half") {
     const ParseResult result = parse({"--kernel", "matmul,add,matmul", "--chunk-bytes", "64K", "--blocks", "4"});
     REQUIRE(result.ok());
@@ -126,6 +139,8 @@ TEST_CASE("canopy-bench options: malformed command lines") {
     check_error({"--streams"}, {"--streams needs a value"});
     check_error({"--chunks", "4", "--kernel"}, {"--kernel needs a value"});
     check_error({"--help=yes"}, {"--help takes no value"});
+    check_error({"--version=1"}, {"--version takes no value"});
+    check_error({"-v"}, {"unexpected argument '-v'"});
 }
 
 TEST_CASE("canopy-bench options: numbers out of range or malformed") {

@@ -112,6 +112,7 @@ int run(const Options& options, const Layout& layout) {
         verify("warm-up one-stream", warmup_chunks);
 
         // Alternating, so that a drift of the machine's load affects both modes alike.
+        const MachineLoad load;
         for (std::uint32_t r = 0; r < options.repetitions; ++r) {
             const std::string number = std::to_string(r + 1) + "/" + std::to_string(options.repetitions);
             results.pipelined.push_back(pipeline.run(Mode::pipelined, options.chunks, "pipelined " + number));
@@ -125,6 +126,7 @@ int run(const Options& options, const Layout& layout) {
             results.one_stream.push_back(pipeline.run(Mode::one_stream, options.chunks, "one stream " + number));
             verify("one-stream " + number, options.chunks);
         }
+        results.foreign_load = load.foreign_share();
         progress.clear();
     }
     aclFinalize();  // writes the trace
@@ -159,13 +161,18 @@ int main(int argc, char** argv) {
         std::fputs(usage("canopy-bench").c_str(), stdout);
         return exit_ok;
     }
+    if (parsed.options.version) {
+        std::printf("canopy-bench (Canopy %s)\n", CANOPY_VERSION);
+        return exit_ok;
+    }
     Layout layout;
     plan_layout(parsed.options, layout);  // checked by parse_options
     // Found unwritable now rather than after the whole run.
     for (const auto& [option, path] : {std::pair<const char*, std::string>{"--json", parsed.options.json_path},
                                        {"--trace", parsed.options.trace_path},
                                        {"--svg", parsed.options.svg_path}}) {
-        if (!path.empty() && !std::ofstream(path)) {
+        if (!path.empty() && !(option == std::string("--json") && parsed.options.json_to_stdout()) &&
+            !std::ofstream(path)) {
             std::fprintf(stderr, "canopy-bench: %s %s: cannot open the file for writing\n", option, path.c_str());
             return exit_usage;
         }

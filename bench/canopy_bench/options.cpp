@@ -131,6 +131,7 @@ ParseResult parse_options(const std::vector<std::string>& arguments) {
         std::string name = arguments[i];
         std::string value;
         bool has_value = false;
+        if (name == "-h") name = "--help";  // the one short option: what a lost user types first
         if (name.rfind("--", 0) != 0 || name.size() == 2) {
             result.error = "unexpected argument '" + name + "' (options start with --; see --help)";
             return result;
@@ -140,12 +141,12 @@ ParseResult parse_options(const std::vector<std::string>& arguments) {
             name = name.substr(0, equals);
             has_value = true;
         }
-        if (name == "--help") {
+        if (name == "--help" || name == "--version") {
             if (has_value) {
-                result.error = "--help takes no value";
+                result.error = name + " takes no value";
                 return result;
             }
-            o.help = true;
+            (name == "--help" ? o.help : o.version) = true;
             continue;
         }
         const bool known = name == "--streams" || name == "--chunk-bytes" || name == "--chunks" ||
@@ -188,7 +189,7 @@ ParseResult parse_options(const std::vector<std::string>& arguments) {
         }
         if (!error.empty()) return result;
     }
-    if (o.help) return result;
+    if (o.help || o.version) return result;
 
     // Consistency between options.
     if (o.priorities.size() > 1 && o.priorities.size() != o.streams) {
@@ -246,11 +247,17 @@ std::string usage(const std::string& program) {
            "  --devices N        devices the streams are spread over [" + std::to_string(d.devices) + "]\n"
            "  --repetitions N    measured runs of each mode; the medians are reported [" +
            std::to_string(d.repetitions) + "]\n"
-           "  --json FILE        also write the results as JSON to FILE\n"
+           "  --json FILE        also write the results as JSON to FILE; '-' writes the JSON to standard\n"
+           "                     output and the table to standard error\n"
            "  --trace FILE       write the timeline of every operation to FILE (Chrome trace JSON,\n"
            "                     for Perfetto or chrome://tracing), with op_summary / op_statistic CSVs\n"
            "  --svg FILE         draw the streams over time as an SVG Gantt chart\n"
-           "  --help             this text\n"
+           "  -h, --help         this text\n"
+           "  --version          Canopy's version\n"
+           "\n"
+           "\n"
+           "The overlap depends on idle hardware threads: when other processes kept the machine busy during\n"
+           "the run, the table says so and the JSON gives their share (machine.foreign_load).\n"
            "\n"
            "exit status: 0 all output verified, 1 a wrong output chunk, 2 bad options, 3 runtime error\n";
 }

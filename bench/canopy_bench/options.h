@@ -32,13 +32,16 @@ struct Options {
     std::vector<std::uint32_t> priorities;
     std::uint32_t devices = 1;
     std::uint32_t repetitions = 3;
-    std::string json_path;
+    std::string json_path;  // "-": standard output
     std::string trace_path;  // the runtime's timeline (CANOPY_TRACE); empty: a temporary one for the profile
     std::string svg_path;
     // Hidden, for the tests: flips a byte of this output chunk (stream * chunks + chunk) of the first
     // measured pipelined run before it is verified.
     std::optional<std::uint64_t> corrupt_chunk;
     bool help = false;
+    bool version = false;
+
+    bool json_to_stdout() const { return json_path == "-"; }
 
     std::uint64_t total_chunks() const { return std::uint64_t{streams} * chunks; }
     std::uint32_t priority_of(std::uint32_t stream) const {

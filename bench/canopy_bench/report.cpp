@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <iostream>
 #include <numeric>
 #include <thread>
 
@@ -112,78 +113,86 @@ bool report(const Options& options, const Layout& layout, const Results& results
     const double overlap = pipelined_ms > 0 ? one_stream_ms / pipelined_ms : 0;
     const Ideal ideal = ideal_for(options, layout, stages, one_stream_ms);
     const unsigned naive_ideal = std::min<unsigned>(options.streams, ideal.threads);
+    // With the JSON on standard output, the table goes to standard error so that the output parses.
+    std::FILE* const out = options.json_to_stdout() ? stderr : stdout;
 
     std::string chain;
     for (Kernel kernel : options.kernels) {
         if (!chain.empty()) chain += ',';
         chain += kernel_name(kernel);
     }
-    std::printf("canopy-bench: %u streams x %u chunks of %s (%s), kernels %s, %u device%s, %u repetition%s\n",
+    std::fprintf(out, "canopy-bench: %u streams x %u chunks of %s (%s), kernels %s, %u device%s, %u repetition%s\n",
                 options.streams, options.chunks, bytes_text(options.chunk_bytes).c_str(),
                 layout.element == Element::f32 ? "float" : "half", chain.c_str(), options.devices,
                 options.devices == 1 ? "" : "s", options.repetitions, options.repetitions == 1 ? "" : "s");
     if (!options.priorities.empty()) {
-        std::printf("stream priorities:");
-        for (std::uint32_t s = 0; s < options.streams; ++s) std::printf(" %u", options.priority_of(s));
-        std::printf("\n");
+        std::fprintf(out, "stream priorities:");
+        for (std::uint32_t s = 0; s < options.streams; ++s) std::fprintf(out, " %u", options.priority_of(s));
+        std::fprintf(out, "\n");
     }
-    std::printf("\n%-30s %12s %12s %12s\n", "throughput (median run)", "GB/s", "chunks/s", "run ms");
+    std::fprintf(out, "\n%-30s %12s %12s %12s\n", "throughput (median run)", "GB/s", "chunks/s", "run ms");
     auto throughput = [&](const char* name, double ms) {
-        std::printf("%-30s %12.3f %12.1f %12.1f\n", name, ms > 0 ? data / (ms * 1e-3) / 1e9 : 0.0,
+        std::fprintf(out, "%-30s %12.3f %12.1f %12.1f\n", name, ms > 0 ? data / (ms * 1e-3) / 1e9 : 0.0,
                     ms > 0 ? chunks / (ms * 1e-3) : 0.0, ms);
     };
     throughput("pipelined", pipelined_ms);
     throughput("one stream", one_stream_ms);
-    std::printf("(GB/s: chunk bytes in per second; each also crosses back D2H)\n");
+    std::fprintf(out, "(GB/s: chunk bytes in per second; each also crosses back D2H)\n");
 
-    std::printf("\n%-34s %10s %10s   %10s %10s\n", "latency per stage (ms)", "p50", "p99", "1-str p50", "1-str p99");
+    std::fprintf(out, "\n%-34s %10s %10s   %10s %10s\n", "latency per stage (ms)", "p50", "p99", "1-str p50", "1-str p99");
     for (const Stage& stage : stages) {
-        std::printf("%-34s %10.3f %10.3f   %10.3f %10.3f\n", stage.name.c_str(), percentile(stage.pipelined, 0.5),
+        std::fprintf(out, "%-34s %10.3f %10.3f   %10.3f %10.3f\n", stage.name.c_str(), percentile(stage.pipelined, 0.5),
                     percentile(stage.pipelined, 0.99), percentile(stage.one_stream, 0.5),
                     percentile(stage.one_stream, 0.99));
     }
 
-    std::printf("(from each stage's start event to its end event, so waiting for a free worker counts)\n");
-    std::printf("\noverlap efficiency %.2fx  (one stream %.1f ms / pipelined %.1f ms)\n", overlap, one_stream_ms,
+    std::fprintf(out, "(from each stage's start event to its end event, so waiting for a free worker counts)\n");
+    std::fprintf(out, "\noverlap efficiency %.2fx  (one stream %.1f ms / pipelined %.1f ms)\n", overlap, one_stream_ms,
                 pipelined_ms);
-    std::printf("ideal on this machine %.2fx  (%u hardware threads: work bound %.1f ms, stream bound %.1f ms;\n"
+    std::fprintf(out, "ideal on this machine %.2fx  (%u hardware threads: work bound %.1f ms, stream bound %.1f ms;\n"
                 "                            min(streams, threads) would say %ux)\n",
                 ideal.speedup, ideal.threads, ideal.core_bound_ms, ideal.stream_bound_ms, naive_ideal);
-    std::printf("share of the ideal    %.2f\n", ideal.speedup > 0 ? overlap / ideal.speedup : 0.0);
+    std::fprintf(out, "share of the ideal    %.2f\n", ideal.speedup > 0 ? overlap / ideal.speedup : 0.0);
+    if (results.foreign_load && *results.foreign_load > loaded_machine_share) {
+        std::fprintf(out,
+                     "WARNING: other processes kept %.0f%% of the %u hardware threads busy during the run: the\n"
+                     "         overlap and its ideal are unreliable; run again on a quiet machine\n",
+                     100.0 * *results.foreign_load, ideal.threads);
+    }
 
     if (!results.profile.empty()) {
         double all = 0;
         for (const ProfileRow& row : results.profile) all += row.total_us;
-        std::printf("\n%-34s %8s %12s %10s %10s %10s %7s\n", "profile (all runs, from the timeline)", "count",
+        std::fprintf(out, "\n%-34s %8s %12s %10s %10s %10s %7s\n", "profile (all runs, from the timeline)", "count",
                     "total ms", "mean us", "min us", "max us", "share");
         for (const ProfileRow& row : results.profile) {
-            std::printf("%-34s %8llu %12.3f %10.2f %10.2f %10.2f %6.1f%%\n", row.type.c_str(),
+            std::fprintf(out, "%-34s %8llu %12.3f %10.2f %10.2f %10.2f %6.1f%%\n", row.type.c_str(),
                         (unsigned long long)row.count, row.total_us / 1000.0, row.mean_us(), row.min_us, row.max_us,
                         all > 0 ? 100.0 * row.total_us / all : 0.0);
         }
-        std::printf("(each operation from its start to its end on its stream; share of the kernels' and copies' time)\n");
+        std::fprintf(out, "(each operation from its start to its end on its stream; share of the kernels' and copies' time)\n");
     }
 
     if (results.wrong.empty()) {
-        std::printf("\nverified: all %llu output chunks of %u runs match the host reference\n",
+        std::fprintf(out, "\nverified: all %llu output chunks of %u runs match the host reference\n",
                     (unsigned long long)results.verified_chunks, results.verified_runs);
     } else {
-        std::printf("\nFAILED: %zu of %llu output chunks are wrong\n", results.wrong.size(),
+        std::fprintf(out, "\nFAILED: %zu of %llu output chunks are wrong\n", results.wrong.size(),
                     (unsigned long long)results.verified_chunks);
         std::size_t shown = 0;
         for (const WrongChunk& w : results.wrong) {
             if (++shown > 20) {
-                std::printf("  ... and %zu more\n", results.wrong.size() - 20);
+                std::fprintf(out, "  ... and %zu more\n", results.wrong.size() - 20);
                 break;
             }
-            std::printf("  %s run: stream %u chunk %u (chunk index %llu): %llu of %llu elements wrong, first [%llu] = %g, "
+            std::fprintf(out, "  %s run: stream %u chunk %u (chunk index %llu): %llu of %llu elements wrong, first [%llu] = %g, "
                         "expected %g\n",
                         w.run.c_str(), w.stream, w.chunk, (unsigned long long)(std::uint64_t(w.stream) * options.chunks + w.chunk),
                         (unsigned long long)w.check.wrong, (unsigned long long)layout.elements,
                         (unsigned long long)w.check.first_wrong, double(w.check.got), double(w.check.expected));
         }
     }
-    std::fflush(stdout);
+    std::fflush(out);
 
     if (options.json_path.empty()) return true;
     nlohmann::json json;
@@ -198,7 +207,8 @@ bool report(const Options& options, const Layout& layout, const Results& results
                       {"priorities", nlohmann::json::array()}};
     for (Kernel kernel : options.kernels) json["config"]["kernels"].push_back(kernel_name(kernel));
     for (std::uint32_t s = 0; s < options.streams; ++s) json["config"]["priorities"].push_back(options.priority_of(s));
-    json["machine"] = {{"hardware_threads", ideal.threads}};
+    json["machine"] = {{"hardware_threads", ideal.threads},
+                       {"foreign_load", results.foreign_load ? nlohmann::json(*results.foreign_load) : nlohmann::json()}};
     auto mode = [&](const std::vector<RunTimes>& runs, double ms) {
         return nlohmann::json{{"run_ms", spans(runs)},
                               {"median_run_ms", ms},
@@ -249,6 +259,10 @@ bool report(const Options& options, const Layout& layout, const Results& results
                                    {"min_us", row.min_us},
                                    {"max_us", row.max_us},
                                    {"share", profiled > 0 ? row.total_us / profiled : 0.0}});
+    }
+    if (options.json_to_stdout()) {
+        std::cout << json.dump(2) << std::endl;
+        return static_cast<bool>(std::cout);
     }
     std::ofstream file(options.json_path);
     file << json.dump(2) << '\n';

@@ -2,10 +2,12 @@
 // The results: throughput, per-stage latency percentiles, overlap efficiency against the ideal for
 // this machine, verification; printed as a table and written as JSON.
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "layout.h"
+#include "machine_load.h"
 #include "options.h"
 #include "pipeline.h"
 #include "timeline.h"
@@ -27,6 +29,7 @@ struct Results {
     std::uint64_t verified_chunks = 0;
     std::uint32_t verified_runs = 0;
     std::vector<ProfileRow> profile;  // from the runtime's timeline of the whole process
+    std::optional<double> foreign_load;  // MachineLoad::foreign_share over the measured runs
 };
 
 // p in [0, 1], nearest rank.
