@@ -4,7 +4,8 @@
 // the runtime; device memory is freed under queued copies; sizes are extreme; handles are garbage.
 // The run is cut into epochs; halfway through each, the main thread resets the device by force or
 // finalizes the runtime under the other threads' calls, which from then on may also be told that
-// the runtime, the context or the handle is gone. Every call must return a code allowed for it,
+// the runtime, the context or the handle is gone. Threads also capture copies and replay them after
+// freeing the memory they write. Every call must return a code allowed for it,
 // and every host function whose launch succeeded must have run exactly once.
 //
 //   api_fuzzer [--seed N] [--threads T] [--calls C] [--epochs E]
@@ -95,7 +96,7 @@ void host_function(void* argument) {
         // kGone: the stream was force-destroyed; its work runs on without a handle.
         case 1: expect(aclrtSynchronizeStream(call->stream), {ACL_ERROR_RT_NO_PERMISSION, kGone}, "host function: aclrtSynchronizeStream(own)"); break;
         case 2: expect(aclrtDestroyStream(call->stream), {ACL_ERROR_RT_NO_PERMISSION, kGone}, "host function: aclrtDestroyStream(own)"); break;
-        case 3: expect(aclrtSynchronizeDevice(), {ACL_ERROR_RT_NO_PERMISSION}, "host function: aclrtSynchronizeDevice"); break;
+        case 3: expect(aclrtSynchronizeDevice(), {ACL_ERROR_RT_NO_PERMISSION, ACL_ERROR_RT_STREAM_CAPTURED, ACL_ERROR_RT_DEVICE_MEM_ERROR}, "host function: aclrtSynchronizeDevice"); break;
         default: break;
     }
     ran.fetch_add(1, std::memory_order_relaxed);
@@ -108,6 +109,34 @@ void launch(aclrtContext context, aclrtStream stream, int callback) {
     expect(code, {ACL_SUCCESS, kGone}, "aclrtLaunchHostFunc");
     if (code == ACL_SUCCESS) launched.fetch_add(1, std::memory_order_relaxed);
     else delete call;
+}
+
+// A copy captured on a stream of the thread's own, replayed there after its destination was freed
+// (sometimes) and with a reset or finalize possibly in between: the replay must fail with a code,
+// never write freed memory.
+void capture_and_replay(void* host, std::uint64_t r) {
+    aclrtStream stream = nullptr;
+    expect(aclrtCreateStream(&stream), {ACL_SUCCESS}, "aclrtCreateStream (capture)");
+    if (!stream) return;
+    void* device = nullptr;
+    expect(aclrtMalloc(&device, kBufferBytes, ACL_MEM_MALLOC_HUGE_FIRST), {ACL_SUCCESS}, "aclrtMalloc (capture)");
+    aclmdlRI model = nullptr;
+    if (device && aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_RELAXED) == ACL_SUCCESS) {
+        expect(aclrtMemcpyAsync(device, kBufferBytes, host, kBufferBytes, ACL_MEMCPY_HOST_TO_DEVICE, stream),
+               {ACL_SUCCESS, kGone}, "aclrtMemcpyAsync (captured)");
+        expect(aclmdlRICaptureEnd(stream, &model), {ACL_SUCCESS, kGone}, "aclmdlRICaptureEnd");
+    }
+    const bool freed = device && (r >> 20) % 2 == 0;
+    if (freed) expect(aclrtFree(device), {ACL_SUCCESS}, "aclrtFree (captured)");
+    if (model) {
+        expect(aclmdlRIExecuteAsync(model, stream), {ACL_SUCCESS, kGone}, "aclmdlRIExecuteAsync");
+        // Freed memory may have been allocated again by another thread: then the replay writes it.
+        if (freed) expect(aclrtSynchronizeStream(stream), {ACL_SUCCESS, ACL_ERROR_RT_DEVICE_MEM_ERROR, kGone}, "replay of freed memory");
+        else expect(aclrtSynchronizeStream(stream), {ACL_SUCCESS, kGone}, "replay");
+        expect(aclmdlRIDestroy(model), {ACL_SUCCESS, kGone}, "aclmdlRIDestroy");
+    }
+    if (device && !freed) expect(aclrtFree(device), {ACL_SUCCESS}, "aclrtFree (replayed)");
+    expect(aclrtDestroyStream(stream), {ACL_SUCCESS, kGone}, "aclrtDestroyStream (capture)");
 }
 
 void fuzz(Pool& pool, aclrtContext context, std::uint64_t seed, long calls) {
@@ -187,7 +216,13 @@ void fuzz(Pool& pool, aclrtContext context, std::uint64_t seed, long calls) {
                 expect(aclrtDestroyEvent(reinterpret_cast<aclrtEvent>(garbage)), {kGone}, "aclrtDestroyEvent(garbage)");
                 break;
             }
-            case 12: expect(aclrtSynchronizeDevice(), {ACL_SUCCESS}, "aclrtSynchronizeDevice"); break;
+            // Refused while another thread's stream captures, or the failure of another thread's
+            // replay of freed memory (capture_and_replay).
+            case 12:
+                expect(aclrtSynchronizeDevice(), {ACL_SUCCESS, ACL_ERROR_RT_STREAM_CAPTURED, ACL_ERROR_RT_DEVICE_MEM_ERROR},
+                       "aclrtSynchronizeDevice");
+                break;
+            case 13: capture_and_replay(host, r); break;
             default: launch(context, pick(pool, pool.streams, slot), 0); break;
         }
     }

@@ -248,6 +248,76 @@ TEST_CASE("a failing node fails the executing stream's operation with its code; 
     CHECK_ACL(aclmdlRIDestroy(model));
 }
 
+TEST_CASE("a replay's copy or memset into memory freed after the capture fails the replay, naming the address") {
+    Runtime runtime;
+    Stream capturing, executing;
+    PinnedFloats host(kCount);
+    void* device = nullptr;
+    REQUIRE_ACL(aclrtMalloc(&device, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    std::atomic<int> calls{0};
+    REQUIRE_ACL(aclmdlRICaptureBegin(capturing, ACL_MODEL_RI_CAPTURE_MODE_RELAXED));
+    CHECK_ACL(aclrtMemsetAsync(device, kBytes, 0, kBytes, capturing));
+    CHECK_ACL(aclrtMemcpyAsync(device, kBytes, host.get(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE, capturing));
+    CHECK_ACL(aclrtMemcpy2dAsync(host.get(), 64, device, 64, 32, kBytes / 64, ACL_MEMCPY_DEVICE_TO_HOST, capturing));
+    CHECK_ACL(aclrtLaunchHostFunc(capturing, count_call, &calls));
+    aclmdlRI model = nullptr;
+    REQUIRE_ACL(aclmdlRICaptureEnd(capturing, &model));
+    CHECK_ACL(aclmdlRIExecuteAsync(model, executing));
+    CHECK_ACL(aclrtSynchronizeStream(executing));
+    CHECK(calls.load() == 1);
+
+    REQUIRE_ACL(aclrtFree(device));
+    CHECK_ACL(aclmdlRIExecuteAsync(model, executing));
+    CHECK_ACL_CODE(aclrtSynchronizeStream(executing), ACL_ERROR_RT_DEVICE_MEM_ERROR);
+    CHECK(recent_error().find("devPtr") != std::string::npos);
+    CHECK(recent_error().find("no longer allocated") != std::string::npos);
+    CHECK(calls.load() == 1);  // nothing after the failed task ran
+
+    // Memory allocated again over the same range serves the replay, as an address on the device would.
+    void* again = nullptr;
+    REQUIRE_ACL(aclrtMalloc(&again, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+    if (again == device) {
+        CHECK_ACL(aclmdlRIExecuteAsync(model, executing));
+        CHECK_ACL(aclrtSynchronizeStream(executing));
+        CHECK(calls.load() == 2);
+    }
+    CHECK_ACL(aclrtFree(again));
+    CHECK_ACL(aclmdlRIDestroy(model));
+}
+
+TEST_CASE("a capture left open across a device reset or aclFinalize ends with it") {
+    std::vector<float> host(kCount, 1.0f);
+    for (const bool finalize : {false, true}) {
+        CAPTURE(finalize);
+        {
+            Initialized init;
+            REQUIRE_ACL(aclrtSetDevice(0));
+            aclrtStream stream = nullptr;
+            REQUIRE_ACL(aclrtCreateStream(&stream));
+            REQUIRE_ACL(aclmdlRICaptureBegin(stream, ACL_MODEL_RI_CAPTURE_MODE_GLOBAL));
+            void* device = nullptr;
+            REQUIRE_ACL(aclrtMalloc(&device, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+            // GLOBAL mode forbids synchronous copies while the capture runs.
+            CHECK_ACL_CODE(aclrtMemcpy(device, kBytes, host.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE),
+                           ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT);
+            if (!finalize) {
+                CHECK_ACL(aclrtResetDeviceForce(0));
+                REQUIRE_ACL(aclrtSetDevice(0));
+                REQUIRE_ACL(aclrtMalloc(&device, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+                CHECK_ACL(aclrtMemcpy(device, kBytes, host.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE));
+                CHECK_ACL(aclrtFree(device));
+                CHECK_ACL(aclrtResetDevice(0));
+            }
+        }  // aclFinalize
+        // A new runtime: nothing of the old capture is running.
+        Runtime runtime;
+        void* device = nullptr;
+        REQUIRE_ACL(aclrtMalloc(&device, kBytes, ACL_MEM_MALLOC_HUGE_FIRST));
+        CHECK_ACL(aclrtMemcpy(device, kBytes, host.data(), kBytes, ACL_MEMCPY_HOST_TO_DEVICE));
+        CHECK_ACL(aclrtFree(device));
+    }
+}
+
 TEST_CASE("capture errors: streams, ends, nesting") {
     Runtime runtime;
     Stream stream, other;

@@ -26,11 +26,9 @@ static_assert(static_cast<int>(engine::ConditionKind::if_else) == ACL_MODEL_RI_C
               static_cast<int>(engine::ConditionKind::while_loop) == ACL_MODEL_RI_COND_TYPE_WHILE &&
               static_cast<int>(engine::ConditionKind::switch_index) == ACL_MODEL_RI_COND_TYPE_SWITCH);
 
-// The calling thread's capture mode (aclmdlRICaptureThreadExchangeMode) and how many captures it
-// began in GLOBAL or THREAD_LOCAL mode; captures in GLOBAL mode anywhere in the process.
+// The calling thread's capture mode (aclmdlRICaptureThreadExchangeMode). Which captures run, in
+// which mode and begun by which thread, is the engine's to know (a device reset ends them).
 thread_local aclmdlRICaptureMode thread_mode = ACL_MODEL_RI_CAPTURE_MODE_GLOBAL;
-thread_local int own_strict_captures = 0;
-std::atomic<int> global_captures{0};
 
 std::string stream_text(State& state, const engine::Stream* stream) {
     return "stream " + describe(stream ? state.streams.handle_of(stream) : nullptr);
@@ -70,8 +68,6 @@ void begin(State& state, aclrtStream stream, const std::shared_ptr<engine::Captu
                                             " is bound to a model being built or updating a task group");
     }
     engine::Capture::begin(target, model, static_cast<engine::CaptureMode>(mode));
-    if (mode != ACL_MODEL_RI_CAPTURE_MODE_RELAXED) ++own_strict_captures;
-    if (mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL) global_captures.fetch_add(1, std::memory_order_acq_rel);
 }
 
 // What aclmdlRIDebugJsonPrint calls a task of each kind.
@@ -105,8 +101,10 @@ bool capturing(const engine::Stream& stream) { return engine::Capture::of(stream
 
 void refuse_unsafe_during_capture(const char* what) {
     if (!engine::captures_running() || thread_mode == ACL_MODEL_RI_CAPTURE_MODE_RELAXED) return;
-    const bool own = own_strict_captures > 0;
-    if (own || (thread_mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL && global_captures.load(std::memory_order_acquire) > 0)) {
+    using engine::CaptureMode;
+    const bool own = engine::Capture::running_in_mode(CaptureMode::global, true) ||
+                     engine::Capture::running_in_mode(CaptureMode::per_thread, true);
+    if (own || (thread_mode == ACL_MODEL_RI_CAPTURE_MODE_GLOBAL && engine::Capture::running_in_mode(CaptureMode::global, false))) {
         fail(ACL_ERROR_RT_CAPTURE_MODE_NOT_SUPPORT,
              std::string(what) + " is not allowed while " +
                  (own ? "this thread captures a stream" : "a stream captures in ACL_MODEL_RI_CAPTURE_MODE_GLOBAL") +
@@ -273,10 +271,7 @@ aclError aclmdlRICaptureEnd(aclrtStream stream, aclmdlRI* modelRI) {
         }
         void* handle = captured_handle(s, capture);
         const std::shared_ptr<engine::CapturedModel> model = capture.model();
-        const engine::CaptureMode mode = capture.mode;
         const std::pair<int, std::string> problem = capture.end();
-        if (mode != engine::CaptureMode::relaxed) --own_strict_captures;
-        if (mode == engine::CaptureMode::global) global_captures.fetch_sub(1, std::memory_order_acq_rel);
         if (problem.first != ACL_SUCCESS) {
             // The instance held no graph; a branch model stays, uncaptured, with its parent.
             if (!model->branch) s.models.remove(handle);

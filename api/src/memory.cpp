@@ -3,6 +3,7 @@
 #include <optional>
 
 #include "api.h"
+#include "canopy/engine/capture.h"
 #include "canopy/engine/detail/checked.h"
 #include "canopy/engine/memory.h"
 
@@ -214,6 +215,21 @@ engine::Operation copy_operation(void* dst, const void* src, std::size_t count, 
                              [dst, src, count](engine::OpRun&) { engine::copy_bytes(dst, src, count); }};
 }
 
+// Enqueues a copy or memset on `target`. On a capturing stream the operation keeps the spans of
+// runtime memory it touches, so that each replay first checks they are still allocated
+// (engine::checked_at_replay); pageable host memory is the program's to keep alive.
+void enqueue_touching(State& s, engine::Stream& target, engine::Operation operation,
+                      std::initializer_list<engine::MemorySpan> spans) {
+    if (!capturing(target)) {
+        target.enqueue(std::move(operation));
+        return;
+    }
+    std::vector<engine::MemorySpan> known;
+    for (const engine::MemorySpan& span : spans)
+        if (s.runtime.memory().find(span.address)) known.push_back(span);
+    target.enqueue(engine::checked_at_replay(std::move(operation), std::move(known), s.runtime.memory()));
+}
+
 }  // namespace
 
 }  // namespace canopy::api
@@ -303,7 +319,8 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
             refuse_unsafe_during_capture("aclrtMemcpyAsync from or to pageable host memory");
             // A capture records the copy: the replay copies from the buffer as it then is.
             if (capturing(target)) {
-                target.enqueue(copy_operation(dst, src, count, copy.direction));
+                enqueue_touching(s, target, copy_operation(dst, src, count, copy.direction),
+                                 {{dst, count, "dst"}, {src, count, "src"}});
                 return;
             }
             // As CANN: pageable host memory is copied synchronously once the stream has drained,
@@ -312,7 +329,8 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
             target.device().arena().execute([&] { engine::copy_bytes(dst, src, count); });
             return;
         }
-        target.enqueue(copy_operation(dst, src, count, copy.direction));
+        enqueue_touching(s, target, copy_operation(dst, src, count, copy.direction),
+                         {{dst, count, "dst"}, {src, count, "src"}});
     });
 }
 
@@ -334,9 +352,10 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t c
         engine::Stream& target = target_stream(s, stream, "stream");
         check_memset(s, devPtr, maxCount, count);
         if (count == 0) return;
-        target.enqueue(engine::Operation{engine::OpKind::memset, count, nullptr, [devPtr, value, count](engine::OpRun&) {
-                                             engine::fill_bytes(devPtr, value, count);
-                                         }});
+        enqueue_touching(s, target,
+                         engine::Operation{engine::OpKind::memset, count, nullptr,
+                                           [devPtr, value, count](engine::OpRun&) { engine::fill_bytes(devPtr, value, count); }},
+                         {{devPtr, count, "devPtr"}});
     });
 }
 
@@ -367,8 +386,13 @@ aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t sp
                 return;
             }
         }
-        target.enqueue(engine::Operation{engine::OpKind::memcpy, width * height, copy.direction,
-                                         [=](engine::OpRun&) { engine::copy_2d(dst, dpitch, src, spitch, width, height); }});
+        // The 2-D regions' reach: whole pitches but the last row's.
+        const std::uint64_t dst_reach = std::uint64_t(dpitch) * (height - 1) + width;
+        const std::uint64_t src_reach = std::uint64_t(spitch) * (height - 1) + width;
+        enqueue_touching(s, target,
+                         engine::Operation{engine::OpKind::memcpy, width * height, copy.direction,
+                                           [=](engine::OpRun&) { engine::copy_2d(dst, dpitch, src, spitch, width, height); }},
+                         {{dst, dst_reach, "dst"}, {src, src_reach, "src"}});
     });
 }
 

@@ -3,11 +3,14 @@
 #include "canopy/engine/capture.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <optional>
 
 #include "acl/error_codes/acl_error_codes.h"
 #include "acl/error_codes/rt_error_codes.h"
 #include "canopy/engine/event.h"
 #include "canopy/engine/failure.h"
+#include "canopy/engine/memory.h"
 #include "canopy/engine/stream.h"
 
 namespace canopy::engine {
@@ -223,6 +226,8 @@ void Capture::release() {
     }
     {
         std::lock_guard registry_lock(registry_mutex);
+        if (released_) return;  // a device reset abandoned it while its end ran, or the other way round
+        released_ = true;
         registry.erase(std::remove(registry.begin(), registry.end(), shared_from_this()), registry.end());
         detail::running_captures.fetch_sub(1, std::memory_order_acq_rel);
     }
@@ -230,21 +235,56 @@ void Capture::release() {
     model_->capture.reset();
 }
 
+bool Capture::running_in_mode(CaptureMode mode, bool own) {
+    if (!captures_running()) return false;
+    const std::thread::id self = std::this_thread::get_id();
+    std::lock_guard registry_lock(registry_mutex);
+    for (const std::shared_ptr<Capture>& capture : registry)
+        if (capture->mode == mode && (!own || capture->thread == self)) return true;
+    return false;
+}
+
+void Capture::abandon(const Device& device, const std::string& reason) {
+    if (!captures_running()) return;
+    std::vector<std::shared_ptr<Capture>> on_device;
+    {
+        std::lock_guard registry_lock(registry_mutex);
+        for (const std::shared_ptr<Capture>& capture : registry)
+            if (&capture->device_ == &device) on_device.push_back(capture);
+    }
+    for (const std::shared_ptr<Capture>& capture : on_device) {
+        capture->invalidate(reason);
+        capture->release();
+    }
+}
+
 std::pair<int, std::string> Capture::end() {
     const std::shared_ptr<Capture> self = shared_from_this();  // the model lets go of it
     std::pair<int, std::string> problem;
+    std::vector<GraphTask> tasks;
+    std::vector<std::shared_ptr<Event>> external_records;
+    std::vector<std::pair<std::uint64_t*, std::uint64_t>> presets;
+    std::vector<CapturedTaskInfo> info;
     {
         std::lock_guard lock(mutex_);
         problem = check_complete();
         if (problem.first == 0) {
-            std::vector<std::vector<std::size_t>> after;
-            for (const GraphTask& task : tasks_) after.push_back(task.after);
-            auto graph = std::make_shared<CapturedGraph>(device_, std::move(tasks_), std::move(external_records_), std::move(presets_));
-            std::lock_guard model_lock(model_->mutex);
-            model_->tasks_info = std::move(info_);
-            model_->tasks_after = std::move(after);
-            model_->graph = std::move(graph);
+            tasks = std::move(tasks_);
+            external_records = std::move(external_records_);
+            presets = std::move(presets_);
+            info = std::move(info_);
         }
+    }
+    if (problem.first == 0) {
+        std::vector<std::vector<std::size_t>> after;
+        for (const GraphTask& task : tasks) after.push_back(task.after);
+        // Built without the capture's lock: entering the device's arena may run other work on
+        // this thread (a host function that synchronizes the device asks whether a capture runs).
+        auto graph = std::make_shared<CapturedGraph>(device_, std::move(tasks), std::move(external_records), std::move(presets));
+        std::lock_guard model_lock(model_->mutex);
+        model_->tasks_info = std::move(info);
+        model_->tasks_after = std::move(after);
+        model_->graph = std::move(graph);
     }
     release();
     return problem;
@@ -428,6 +468,38 @@ void GroupUpdate::detach(Stream& stream) {
         owner->update.reset();
         owner->updating = nullptr;
     }
+}
+
+Operation checked_at_replay(Operation operation, std::vector<MemorySpan> spans, const MemoryRegistry& memory) {
+    // Shared, not captured by value: the work's inline storage holds 64 bytes.
+    struct Checked {
+        Work work;
+        std::vector<MemorySpan> spans;
+        const MemoryRegistry& memory;
+        const char* name;
+        OpKind kind;
+    };
+    auto checked = std::make_shared<Checked>(Checked{std::move(operation.work), std::move(spans), memory,
+                                                     operation.name, operation.kind});
+    operation.work = [checked](OpRun& run) {
+        for (const MemorySpan& span : checked->spans) {
+            const auto at = reinterpret_cast<std::uintptr_t>(span.address);
+            const std::optional<Allocation> allocation = checked->memory.find(span.address);
+            if (!allocation || at + span.bytes > allocation->base + allocation->size) {
+                char address[32];
+                std::snprintf(address, sizeof address, "%p", span.address);
+                throw OperationError(
+                    ACL_ERROR_RT_DEVICE_MEM_ERROR,
+                    std::string("a replay's ") + to_string(checked->kind) +
+                        (checked->name ? std::string(" ") + checked->name : std::string()) + ": its " + span.role +
+                        " " + address + " (" + std::to_string(span.bytes) + " bytes) is no longer " +
+                        (allocation ? "within one allocation" : "allocated") +
+                        ": the memory was freed after the capture, and the model still uses it");
+            }
+        }
+        checked->work(run);
+    };
+    return operation;
 }
 
 }  // namespace canopy::engine

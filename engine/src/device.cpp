@@ -6,6 +6,7 @@
 #include <chrono>
 #include <thread>
 
+#include "canopy/engine/capture.h"
 #include "canopy/engine/context.h"
 #include "canopy/engine/observer.h"
 #include "canopy/engine/stream.h"
@@ -25,6 +26,8 @@ Device::Device(int id, const RuntimeConfig& config)
 }
 
 Device::~Device() {
+    // A capture left open on the device's streams ends with it (capture.h).
+    Capture::abandon(*this, "device " + std::to_string(id()) + " was reset while the capture ran");
     primary_.reset();
     graph_->wait_for_all();
     pool_.reset();

@@ -35,7 +35,24 @@ class CaptureMember;
 class Device;
 class Event;
 class GroupUpdate;
+class MemoryRegistry;
 class Stream;
+
+// Memory a captured operation reads or writes at an address the program gave, known to the
+// runtime's allocations when it was captured. `role` names it in a message ("dst", "src").
+struct MemorySpan {
+    const void* address;
+    std::uint64_t bytes;
+    const char* role;
+};
+
+// A captured operation whose replays first check that each span still lies within a live
+// allocation: the program may free memory after capturing work on it, and a replay would then
+// write freed (perhaps reused) memory. A span that does not fails the replay with
+// ACL_ERROR_RT_DEVICE_MEM_ERROR naming the operation, the role and the address. Spans the
+// registry did not know at capture (pageable host memory) are the program's responsibility and
+// not passed here.
+Operation checked_at_replay(Operation operation, std::vector<MemorySpan> spans, const MemoryRegistry& memory);
 
 // CANN's capture modes, in its order (aclmdlRICaptureMode): the mode says which other calls of
 // the process the capture forbids (its callers' concern); GLOBAL and THREAD_LOCAL captures end on
@@ -113,6 +130,12 @@ public:
     static Capture* of(const Stream& stream);
     // A capture running on a stream of `device`, if any.
     static std::shared_ptr<Capture> running_on(const Device& device);
+    // Whether a capture in `mode` runs that the calling thread began (any thread: `own` false).
+    static bool running_in_mode(CaptureMode mode, bool own);
+    // Ends every capture running on `device`, which is going away (a reset, the runtime's
+    // finalize): they are invalidated with `reason` and no longer run, so nothing of the process
+    // (the synchronous calls a capture forbids, a new runtime) still sees them capturing.
+    static void abandon(const Device& device, const std::string& reason);
 
     Capture(Stream& stream, std::shared_ptr<CapturedModel> model, CaptureMode mode);
     ~Capture();
@@ -174,6 +197,7 @@ private:
     std::vector<std::shared_ptr<Event>> external_records_;
     std::vector<const Event*> external_waits_;
     std::vector<std::pair<std::uint64_t*, std::uint64_t>> presets_;
+    bool released_ = false;  // guarded by the registry's mutex: release() once, by end() or abandon()
     std::shared_ptr<TaskGroup> open_group_;
     CaptureMember* group_member_ = nullptr;
     std::vector<std::shared_ptr<CapturedModel>> branches_;  // of its conditional tasks
