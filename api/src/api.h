@@ -20,6 +20,7 @@
 #include "canopy/engine/memory.h"
 #include "canopy/engine/runtime.h"
 #include "canopy/engine/stream.h"
+#include "canopy/engine/virtual_memory.h"
 #include "handle_table.h"
 
 namespace canopy::engine {
@@ -133,6 +134,7 @@ struct State {
     HandleTable<Model, HandleTag::model> models;
     HandleTable<engine::TaskGroup, HandleTag::task_group> task_groups;  // capture.cpp
     HandleTable<CondHandle, HandleTag::cond_handle> cond_handles;
+    HandleTable<engine::PhysicalMemory, HandleTag::physical_memory> physical_memory;  // virtual_memory.cpp
     // The runtime's, so that a program that finalizes and initializes again starts with none.
     std::shared_ptr<AllocatorRegistrations> allocator_registrations;  // allocator.cpp, under its mutex
 };
