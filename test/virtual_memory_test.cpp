@@ -396,3 +396,114 @@ TEST_CASE("the handle of an exporter that died gives an error, never a hang") {
     CHECK_ACL_CODE(aclrtMemImportFromShareableHandle(shareable, 0, &handle), ACL_ERROR_INVALID_PARAM);
     CHECK(recent_error().find("no process") != std::string::npos);
 }
+
+// ---- device memory shared by key (aclrtIpcMem*) ----
+
+TEST_CASE("device memory exported by key: another process whitelisted reads and writes it") {
+    Runtime runtime;
+    Stream stream;
+    void* device = nullptr;
+    REQUIRE_ACL(aclrtMalloc(&device, 8192, ACL_MEM_MALLOC_HUGE_FIRST));
+    const int value = 55;
+    // Queued work on the memory before the export is kept: the export waits for it.
+    REQUIRE_ACL(aclrtMemsetAsync(static_cast<char*>(device) + 4096, 4096, 1, 4096, stream));
+    REQUIRE_ACL(aclrtMemcpy(static_cast<char*>(device) + 4096, sizeof value, &value, sizeof value, ACL_MEMCPY_HOST_TO_DEVICE));
+    char key[65] = {};
+    REQUIRE_ACL(aclrtIpcMemGetExportKey(static_cast<char*>(device) + 4096, 4096, key, sizeof key, 0));
+    CHECK(std::strlen(key) > 32);
+    // The bytes stay the allocation's.
+    CHECK(read_int(static_cast<char*>(device) + 4096) == 55);
+    unsigned char byte = 0;
+    REQUIRE_ACL(aclrtMemcpy(&byte, 1, static_cast<char*>(device) + 8000, 1, ACL_MEMCPY_DEVICE_TO_HOST));
+    CHECK(byte == 1);
+    {
+        Peer peer("ipc-import", key);
+        REQUIRE(peer.line().rfind("pid ", 0) == 0);
+        peer.go();
+        const std::string answer = peer.line();
+        CHECK(answer.rfind("error " + std::to_string(ACL_ERROR_RT_NO_PERMISSION), 0) == 0);
+        CHECK(peer.wait() == 1);
+    }
+    Peer peer("ipc-import", key);
+    const std::string hello = peer.line();
+    REQUIRE(hello.rfind("pid ", 0) == 0);
+    int32_t pid = std::stoi(hello.substr(4));
+    REQUIRE_ACL(aclrtIpcMemSetImportPid(key, &pid, 1));
+    peer.go();
+    CHECK(peer.line() == "read 55");
+    CHECK(peer.line() == "wrote");
+    CHECK(peer.wait() == 0);
+    CHECK(read_int(static_cast<char*>(device) + 4096) == 56);
+    REQUIRE_ACL(aclrtIpcMemClose(key));
+    CHECK_ACL_CODE(aclrtIpcMemClose(key), ACL_ERROR_INVALID_PARAM);
+    CHECK_ACL_CODE(aclrtIpcMemSetImportPid(key, &pid, 1), ACL_ERROR_INVALID_PARAM);
+    REQUIRE_ACL(aclrtFree(device));
+}
+
+TEST_CASE("a key imported in the exporting process is device memory of its own address") {
+    Runtime runtime;
+    void* device = nullptr;
+    REQUIRE_ACL(aclrtMalloc(&device, 1 << 20, ACL_MEM_MALLOC_HUGE_FIRST));
+    char key[65] = {};
+    REQUIRE_ACL(aclrtIpcMemGetExportKey(device, 1 << 20, key, sizeof key, 0));
+    void* imported = nullptr;
+    REQUIRE_ACL(aclrtIpcMemImportByKey(&imported, key, 0));
+    CHECK(imported != device);
+    const int value = 31;
+    REQUIRE_ACL(aclrtMemcpy(device, sizeof value, &value, sizeof value, ACL_MEMCPY_HOST_TO_DEVICE));
+    CHECK(read_int(imported) == 31);
+    CHECK_ACL_CODE(aclrtMemcpy(imported, (1 << 20) + 1, device, (1 << 20) + 1, ACL_MEMCPY_DEVICE_TO_DEVICE),
+                   ACL_ERROR_RT_PARAM_INVALID);
+    void* again = nullptr;
+    CHECK_ACL_CODE(aclrtIpcMemImportByKey(&again, key, 0), ACL_ERROR_INVALID_PARAM);  // already imported
+    REQUIRE_ACL(aclrtIpcMemClose(key));  // the import
+    REQUIRE_ACL(aclrtIpcMemClose(key));  // the export
+    CHECK_ACL_CODE(aclrtIpcMemImportByKey(&again, key, 0), ACL_ERROR_INVALID_PARAM);
+    REQUIRE_ACL(aclrtFree(device));
+}
+
+TEST_CASE("the IPC key error table") {
+    Runtime runtime;
+    void* device = nullptr;
+    REQUIRE_ACL(aclrtMalloc(&device, 4096, ACL_MEM_MALLOC_HUGE_FIRST));
+    char key[65] = {};
+    int host = 0;
+    CHECK_ACL_CODE(aclrtIpcMemGetExportKey(nullptr, 4096, key, sizeof key, 0), ACL_ERROR_INVALID_PARAM);
+    CHECK_ACL_CODE(aclrtIpcMemGetExportKey(device, 4096, nullptr, sizeof key, 0), ACL_ERROR_INVALID_PARAM);
+    CHECK_ACL_CODE(aclrtIpcMemGetExportKey(device, 0, key, sizeof key, 0), ACL_ERROR_INVALID_PARAM);
+    CHECK_ACL_CODE(aclrtIpcMemGetExportKey(device, 4096, key, 8, 0), ACL_ERROR_INVALID_PARAM);
+    CHECK_ACL_CODE(aclrtIpcMemGetExportKey(device, 4096, key, sizeof key, 7), ACL_ERROR_INVALID_PARAM);
+    CHECK_ACL_CODE(aclrtIpcMemGetExportKey(device, 8192, key, sizeof key, 0), ACL_ERROR_INVALID_PARAM);  // past the end
+    CHECK_ACL_CODE(aclrtIpcMemGetExportKey(&host, 4, key, sizeof key, 0), ACL_ERROR_INVALID_PARAM);  // host memory
+    void* imported = nullptr;
+    CHECK_ACL_CODE(aclrtIpcMemImportByKey(nullptr, "canopy-1-00000000000000000000000000000000", 0), ACL_ERROR_INVALID_PARAM);
+    CHECK_ACL_CODE(aclrtIpcMemImportByKey(&imported, nullptr, 0), ACL_ERROR_INVALID_PARAM);
+    CHECK_ACL_CODE(aclrtIpcMemImportByKey(&imported, "not a key", 0), ACL_ERROR_INVALID_PARAM);
+    // A well-formed key of this process that it never made (a guess) names nothing.
+    const std::string guess = "canopy-" + std::to_string(getpid()) + "-0123456789abcdef0123456789abcdef";
+    REQUIRE_ACL(aclrtIpcMemGetExportKey(device, 4096, key, sizeof key, 0));
+    CHECK_ACL_CODE(aclrtIpcMemImportByKey(&imported, guess.c_str(), 0), ACL_ERROR_INVALID_PARAM);
+    CHECK_ACL_CODE(aclrtIpcMemImportByKey(&imported, key, 2), ACL_ERROR_INVALID_PARAM);
+    int32_t pid = 0;
+    CHECK_ACL_CODE(aclrtIpcMemSetImportPid(key, &pid, 1), ACL_ERROR_INVALID_PARAM);
+    CHECK_ACL_CODE(aclrtIpcMemSetImportPid(key, nullptr, 1), ACL_ERROR_INVALID_PARAM);
+    CHECK_ACL_CODE(aclrtIpcMemClose(nullptr), ACL_ERROR_INVALID_PARAM);
+    CHECK_ACL_CODE(aclrtIpcMemClose(guess.c_str()), ACL_ERROR_INVALID_PARAM);
+    REQUIRE_ACL(aclrtIpcMemClose(key));
+    REQUIRE_ACL(aclrtFree(device));
+}
+
+TEST_CASE("the key of an exporter that died gives an error, never a hang") {
+    Runtime runtime;
+    std::string key;
+    {
+        Peer peer("ipc-export", "9");
+        const std::string line = peer.line();
+        REQUIRE(line.rfind("key ", 0) == 0);
+        key = line.substr(4);
+        CHECK(peer.wait() == 0);
+    }
+    void* imported = nullptr;
+    CHECK_ACL_CODE(aclrtIpcMemImportByKey(&imported, key.c_str(), 0), ACL_ERROR_INVALID_PARAM);
+    CHECK(recent_error().find("no process") != std::string::npos);
+}

@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <type_traits>
 #include <memory>
 #include <mutex>
@@ -135,6 +136,9 @@ struct State {
     HandleTable<engine::TaskGroup, HandleTag::task_group> task_groups;  // capture.cpp
     HandleTable<CondHandle, HandleTag::cond_handle> cond_handles;
     HandleTable<engine::PhysicalMemory, HandleTag::physical_memory> physical_memory;  // virtual_memory.cpp
+    // The device memory this process imported by IPC key, by key (virtual_memory.cpp).
+    std::mutex ipc_imports_mutex;
+    std::map<std::string, void*> ipc_imports;
     // The runtime's, so that a program that finalizes and initializes again starts with none.
     std::shared_ptr<AllocatorRegistrations> allocator_registrations;  // allocator.cpp, under its mutex
 };

@@ -2,6 +2,8 @@
 // sharing of physical memory between processes by shareable handles. The mechanisms are the
 // engine's (canopy/engine/virtual_memory.h, MemoryRegistry in memory.h); here are the checks of
 // CANN's arguments and the aclrtDrvMemHandle handles.
+#include <cstring>
+#include <optional>
 #include <string>
 
 #include "api.h"
@@ -245,6 +247,116 @@ aclError aclrtMemImportFromShareableHandle(uint64_t shareableHandle, int32_t dev
                 fail(ACL_ERROR_RT_INTERNAL_ERROR, "shareableHandle " + std::to_string(shareableHandle) + ": " + imported.detail);
         }
         *handle = s.physical_memory.add(engine::PhysicalMemory::adopt(imported.fd, imported.size, deviceId));
+    });
+}
+
+}  // extern "C"
+
+// ---- device memory shared by key ----------------------------------------------------------------
+
+extern "C" {
+
+aclError aclrtIpcMemGetExportKey(void* devPtr, size_t size, char* key, size_t len, uint64_t flags) {
+    return call("aclrtIpcMemGetExportKey", [&] {
+        State& s = state();
+        require(devPtr, "devPtr");
+        require(key, "key");
+        if (size == 0) fail(ACL_ERROR_INVALID_PARAM, "size is 0");
+        if (len <= engine::shareable::key_length) {
+            fail(ACL_ERROR_INVALID_PARAM, "len " + std::to_string(len) + " is too short for a key (at least " +
+                                              std::to_string(engine::shareable::key_length + 1) + ")");
+        }
+        if (flags != ACL_RT_IPC_MEM_EXPORT_FLAG_DEFAULT && flags != ACL_RT_IPC_MEM_EXPORT_FLAG_DISABLE_PID_VALIDATION)
+            fail(ACL_ERROR_INVALID_PARAM, "flags " + std::to_string(flags) + " is not an ACL_RT_IPC_MEM_EXPORT_FLAG_*");
+        std::optional<engine::Allocation> allocation = allocation_of(s, devPtr, "devPtr");
+        if (!allocation || allocation->kind != engine::MemoryKind::device)
+            fail(ACL_ERROR_INVALID_PARAM, "devPtr " + describe(devPtr) + " is not device memory");
+        // The pages move to shareable memory with their bytes: work queued on the device must not
+        // write them meanwhile.
+        if (allocation->device) allocation->device->wait_queued_work();
+        auto [memory, offset] = s.runtime.memory().make_shareable(devPtr, size);
+        const std::string made = engine::shareable::publish_key(std::move(memory), offset, size,
+                                                                flags == ACL_RT_IPC_MEM_EXPORT_FLAG_DEFAULT);
+        std::memcpy(key, made.c_str(), made.size() + 1);
+    });
+}
+
+aclError aclrtIpcMemSetImportPid(const char* key, int32_t* pid, size_t num) {
+    return call("aclrtIpcMemSetImportPid", [&] {
+        state();
+        require(key, "key");
+        require(pid, "pid");
+        if (num == 0) fail(ACL_ERROR_INVALID_PARAM, "num is 0");
+        for (size_t i = 0; i < num; ++i)
+            if (pid[i] <= 0) fail(ACL_ERROR_INVALID_PARAM, "pid[" + std::to_string(i) + "] " + std::to_string(pid[i]) + " is not a process id");
+        if (!engine::shareable::allow_key(key, pid, num))
+            fail(ACL_ERROR_INVALID_PARAM, std::string("key \"") + key + "\" is not exported by this process (aclrtIpcMemGetExportKey)");
+    });
+}
+
+aclError aclrtIpcMemImportByKey(void** devPtr, const char* key, uint64_t flags) {
+    return call("aclrtIpcMemImportByKey", [&] {
+        State& s = state();
+        require(devPtr, "devPtr");
+        require(key, "key");
+        if (flags != ACL_RT_IPC_MEM_IMPORT_FLAG_DEFAULT && flags != ACL_RT_IPC_MEM_IMPORT_FLAG_ENABLE_PEER_ACCESS)
+            fail(ACL_ERROR_INVALID_PARAM, "flags " + std::to_string(flags) + " is not an ACL_RT_IPC_MEM_IMPORT_FLAG_*");
+        const std::string name(key, strnlen(key, 128));
+        {
+            std::lock_guard lock(s.ipc_imports_mutex);
+            if (s.ipc_imports.count(name))
+                fail(ACL_ERROR_INVALID_PARAM, "key \"" + name + "\" is already imported (aclrtIpcMemClose it first)");
+        }
+        using engine::shareable::ImportStatus;
+        engine::shareable::Imported imported = engine::shareable::request_key(name);
+        switch (imported.status) {
+            case ImportStatus::ok: break;
+            case ImportStatus::refused: fail(ACL_ERROR_RT_NO_PERMISSION, "key \"" + name + "\": " + imported.detail);
+            case ImportStatus::no_exporter:
+            case ImportStatus::unknown_handle: fail(ACL_ERROR_INVALID_PARAM, "key \"" + name + "\": " + imported.detail);
+            case ImportStatus::failed: fail(ACL_ERROR_RT_INTERNAL_ERROR, "key \"" + name + "\": " + imported.detail);
+        }
+        int32_t device_id = 0;
+        if (aclrtGetDevice(&device_id) != ACL_SUCCESS) device_id = 0;
+        std::shared_ptr<engine::PhysicalMemory> memory = engine::PhysicalMemory::adopt(imported.fd, imported.size, device_id);
+        void* pointer = s.runtime.memory().map_import(std::move(memory), imported.offset, imported.length,
+                                                      reach_device(s, device_id));
+        try {
+            std::lock_guard lock(s.ipc_imports_mutex);
+            if (!s.ipc_imports.emplace(name, pointer).second)
+                fail(ACL_ERROR_INVALID_PARAM, "key \"" + name + "\" is already imported (aclrtIpcMemClose it first)");
+        } catch (...) {
+            s.runtime.memory().unmap_import(pointer);
+            throw;
+        }
+        *devPtr = pointer;
+    });
+}
+
+aclError aclrtIpcMemClose(const char* key) {
+    return call("aclrtIpcMemClose", [&] {
+        State& s = state();
+        require(key, "key");
+        const std::string name(key, strnlen(key, 128));
+        void* imported = nullptr;
+        {
+            std::lock_guard lock(s.ipc_imports_mutex);
+            auto it = s.ipc_imports.find(name);
+            if (it != s.ipc_imports.end()) {
+                imported = it->second;
+                s.ipc_imports.erase(it);
+            }
+        }
+        if (imported) {
+            // Work queued on the importing device may still read or write the memory.
+            int32_t device_id = 0;
+            if (aclrtGetDevice(&device_id) == ACL_SUCCESS)
+                if (engine::Device* device = reach_device(s, device_id)) device->wait_queued_work();
+            s.runtime.memory().unmap_import(imported);
+            return;
+        }
+        if (!engine::shareable::withdraw_key(name))
+            fail(ACL_ERROR_INVALID_PARAM, "key \"" + name + "\" is neither exported nor imported by this process");
     });
 }
 

@@ -236,24 +236,120 @@ std::shared_ptr<PhysicalMemory> MemoryRegistry::mapped_memory(const void* pointe
     return address - it->first < it->second.size ? it->second.memory : nullptr;
 }
 
+
+std::pair<std::shared_ptr<PhysicalMemory>, std::size_t> MemoryRegistry::make_shareable(void* pointer, std::size_t size) {
+    const auto address = reinterpret_cast<std::uintptr_t>(pointer);
+    const auto page = static_cast<std::uintptr_t>(sysconf(_SC_PAGESIZE));
+    std::unique_lock lock(mutex_);
+    auto owner = allocations_.upper_bound(address);
+    if (owner == allocations_.begin())
+        throw OperationError(ACL_ERROR_INVALID_PARAM, "devPtr " + hex(address) + " is not device memory of aclrtMalloc");
+    --owner;
+    const Allocation& allocation = owner->second;
+    if (allocation.kind != MemoryKind::device || address - allocation.base >= allocation.size)
+        throw OperationError(ACL_ERROR_INVALID_PARAM, "devPtr " + hex(address) + " is not device memory of aclrtMalloc");
+    if (size == 0 || size > allocation.size - (address - allocation.base))
+        throw OperationError(ACL_ERROR_INVALID_PARAM, "size " + std::to_string(size) + " at devPtr " + hex(address) +
+                                                          " is 0 or runs past the end of its allocation of " +
+                                                          std::to_string(allocation.size) + " bytes");
+    if (allocation.mapped)
+        throw OperationError(ACL_ERROR_INVALID_PARAM, "devPtr " + hex(address) +
+                                                          " is mapped physical memory: share it with aclrtMemExportToShareableHandle");
+    const std::uintptr_t first = address / page * page;
+    const std::uintptr_t last = (address + size + page - 1) / page * page;
+    // Pages shared before: a range inside them reuses their memory.
+    auto span = shared_spans_.upper_bound(last - 1);
+    if (span != shared_spans_.begin()) {
+        --span;
+        if (span->first <= first && last <= span->first + span->second.size)
+            return {span->second.memory, address - span->first};
+        if (span->first < last && first < span->first + span->second.size)
+            throw OperationError(ACL_ERROR_RT_FEATURE_NOT_SUPPORT, "devPtr " + hex(address) + ", size " + std::to_string(size) +
+                                                                       ": the range overlaps a range exported before, without lying inside it");
+    }
+    std::shared_ptr<PhysicalMemory> memory = PhysicalMemory::create(last - first, -1);
+    shared_spans_.emplace(first, SharedSpan{last - first, memory});
+    // The bytes go into the memory by a system call (the pages may hold poisoned neighbours to a
+    // sanitizer), then the memory takes the pages' place at the same addresses.
+    std::size_t written = 0;
+    while (written < last - first) {
+        const ssize_t n = pwrite(memory->fd(), reinterpret_cast<const void*>(first + written), last - first - written,
+                                 static_cast<off_t>(written));
+        if (n <= 0) {
+            shared_spans_.erase(first);
+            throw OperationError(ACL_ERROR_RT_MEMORY_ALLOCATION, system_error("pwrite"));
+        }
+        written += static_cast<std::size_t>(n);
+    }
+    if (mmap(reinterpret_cast<void*>(first), last - first, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, memory->fd(), 0) ==
+        MAP_FAILED) {
+        shared_spans_.erase(first);
+        throw OperationError(ACL_ERROR_RT_MEMORY_ALLOCATION, system_error("mmap"));
+    }
+    return {memory, address - first};
+}
+
+void* MemoryRegistry::map_import(std::shared_ptr<PhysicalMemory> memory, std::size_t offset, std::size_t length,
+                                 Device* device) {
+    if (offset > memory->size() || length == 0 || length > memory->size() - offset)
+        throw OperationError(ACL_ERROR_RT_INTERNAL_ERROR, "the exporter sent a range outside its memory");
+    void* range = mmap(nullptr, memory->size(), PROT_READ | PROT_WRITE, MAP_SHARED, memory->fd(), 0);
+    if (range == MAP_FAILED) throw OperationError(ACL_ERROR_RT_MEMORY_ALLOCATION, system_error("mmap"));
+    const auto base = reinterpret_cast<std::uintptr_t>(range);
+    try {
+        std::unique_lock lock(mutex_);
+        auto reservation = reservations_.emplace(base, Reservation{memory->size(), range, memory->size(), {}}).first;
+        try {
+            reservation->second.mappings.emplace(base, Mapping{memory->size(), memory, {}});
+            allocations_.emplace(base + offset, Allocation{base + offset, length, length, MemoryKind::device, device, true});
+        } catch (...) {
+            reservations_.erase(reservation);
+            throw;
+        }
+    } catch (...) {
+        munmap(range, memory->size());
+        throw;
+    }
+    return reinterpret_cast<void*>(base + offset);
+}
+
+void MemoryRegistry::unmap_import(void* pointer) {
+    const auto address = reinterpret_cast<std::uintptr_t>(pointer);
+    void* range;
+    std::size_t size;
+    {
+        std::unique_lock lock(mutex_);
+        auto found = reservation_of(address);
+        if (found == reservations_.end() || !allocations_.count(address))
+            throw OperationError(ACL_ERROR_INVALID_PARAM, "devPtr " + hex(address) + " is not an import (aclrtIpcMemImportByKey)");
+        range = found->second.system_base;
+        size = found->second.system_size;
+        allocations_.erase(address);
+        reservations_.erase(found->first);
+    }
+    munmap(range, size);
+}
+
 // ---- sharing between processes ----------------------------------------------------------------
 
 namespace shareable {
 namespace {
 
-constexpr std::uint32_t request_magic = 0x43505348;  // "CPSH"
+constexpr std::uint32_t request_magic = 0x43505349;  // "CPSI"
 constexpr std::uint64_t pid_bits = 22;
 constexpr std::uint64_t pid_mask = (std::uint64_t{1} << pid_bits) - 1;
 
 struct Request {
     std::uint32_t magic;
     std::uint32_t reserved;
-    std::uint64_t handle;
+    char key[64];  // NUL-terminated
 };
 struct Reply {
     std::int32_t status;  // ImportStatus
     std::uint32_t reserved;
     std::uint64_t size;
+    std::uint64_t offset;
+    std::uint64_t length;
 };
 
 sockaddr_un address_of(std::int32_t pid, socklen_t& length) {
@@ -265,10 +361,20 @@ sockaddr_un address_of(std::int32_t pid, socklen_t& length) {
     return address;
 }
 
+std::uint64_t random64() {
+    std::uint64_t random = 0;
+    if (getrandom(&random, sizeof random, 0) != static_cast<ssize_t>(sizeof random))
+        throw OperationError(ACL_ERROR_RT_INTERNAL_ERROR, system_error("getrandom"));
+    return random;
+}
+
 struct Export {
     std::shared_ptr<PhysicalMemory> memory;
     bool check_pid;
     std::vector<std::int32_t> pids;
+    std::size_t offset;
+    std::size_t length;
+    bool by_key;  // aclrtIpcMemGetExportKey's, not a shareable handle's
 };
 
 // The process's exports and the thread that serves them, from the first export to the end of the process.
@@ -293,31 +399,41 @@ public:
     std::uint64_t publish(std::shared_ptr<PhysicalMemory> memory, bool check_pid) {
         std::lock_guard lock(mutex_);
         start();
-        for (auto& [handle, entry] : exports_) {
-            if (entry.memory == memory) {
+        for (auto& [key, entry] : exports_) {
+            if (!entry.by_key && entry.memory == memory) {
                 entry.check_pid = entry.check_pid && check_pid;
-                return handle;
+                return std::stoull(key);
             }
         }
         std::uint64_t handle = 0;
-        while (handle == 0 || exports_.count(handle)) {
-            std::uint64_t random = 0;
-            if (getrandom(&random, sizeof random, 0) != static_cast<ssize_t>(sizeof random))
-                throw OperationError(ACL_ERROR_RT_INTERNAL_ERROR, system_error("getrandom"));
-            handle = (random << pid_bits) | (static_cast<std::uint64_t>(getpid()) & pid_mask);
-        }
-        exports_.emplace(handle, Export{std::move(memory), check_pid, {}});
+        while (handle == 0 || exports_.count(std::to_string(handle)))
+            handle = (random64() << pid_bits) | (static_cast<std::uint64_t>(getpid()) & pid_mask);
+        const std::size_t size = memory->size();
+        exports_.emplace(std::to_string(handle), Export{std::move(memory), check_pid, {}, 0, size, false});
         return handle;
+    }
+    std::string publish_key(std::shared_ptr<PhysicalMemory> memory, std::size_t offset, std::size_t length, bool check_pid) {
+        std::lock_guard lock(mutex_);
+        start();
+        std::string key;
+        while (key.empty() || exports_.count(key)) {
+            char text[80];
+            std::snprintf(text, sizeof text, "canopy-%d-%016llx%016llx", static_cast<int>(getpid()),
+                          static_cast<unsigned long long>(random64()), static_cast<unsigned long long>(random64()));
+            key = text;
+        }
+        exports_.emplace(key, Export{std::move(memory), check_pid, {}, offset, length, true});
+        return key;
     }
     std::uint64_t handle_of(const PhysicalMemory& memory) {
         std::lock_guard lock(mutex_);
-        for (auto& [handle, entry] : exports_)
-            if (entry.memory.get() == &memory) return handle;
+        for (auto& [key, entry] : exports_)
+            if (!entry.by_key && entry.memory.get() == &memory) return std::stoull(key);
         return 0;
     }
-    bool allow(std::uint64_t handle, const std::int32_t* pids, std::size_t count) {
+    bool allow(const std::string& key, const std::int32_t* pids, std::size_t count) {
         std::lock_guard lock(mutex_);
-        auto it = exports_.find(handle);
+        auto it = exports_.find(key);
         if (it == exports_.end()) return false;
         it->second.pids.insert(it->second.pids.end(), pids, pids + count);
         return true;
@@ -325,7 +441,11 @@ public:
     void withdraw(const PhysicalMemory& memory) {
         std::lock_guard lock(mutex_);
         for (auto it = exports_.begin(); it != exports_.end();)
-            it = it->second.memory.get() == &memory ? exports_.erase(it) : std::next(it);
+            it = !it->second.by_key && it->second.memory.get() == &memory ? exports_.erase(it) : std::next(it);
+    }
+    bool withdraw(const std::string& key) {
+        std::lock_guard lock(mutex_);
+        return exports_.erase(key) != 0;
     }
 
 private:
@@ -372,31 +492,32 @@ private:
         if (recv(connection, &request, sizeof request, 0) != static_cast<ssize_t>(sizeof request) ||
             request.magic != request_magic)
             return;
+        request.key[sizeof request.key - 1] = 0;
         ucred peer{};
         socklen_t peer_length = sizeof peer;
-        Reply reply{static_cast<std::int32_t>(ImportStatus::unknown_handle), 0, 0};
-        int fd = -1;
+        Reply reply{static_cast<std::int32_t>(ImportStatus::unknown_handle), 0, 0, 0, 0};
         if (getsockopt(connection, SOL_SOCKET, SO_PEERCRED, &peer, &peer_length) != 0) {
             reply.status = static_cast<std::int32_t>(ImportStatus::failed);
-        } else {
-            std::lock_guard lock(mutex_);
-            auto it = exports_.find(request.handle);
-            if (it != exports_.end()) {
-                const Export& entry = it->second;
-                const bool allowed = !entry.check_pid || peer.pid == getpid() ||
-                                     std::find(entry.pids.begin(), entry.pids.end(), peer.pid) != entry.pids.end();
-                reply.status = static_cast<std::int32_t>(allowed ? ImportStatus::ok : ImportStatus::refused);
-                if (allowed) {
-                    reply.size = entry.memory->size();
-                    fd = entry.memory->fd();
-                }
-            }
-            // fd stays open while the lock is held: sendmsg below duplicates it, and the memory's
-            // owner cannot close it meanwhile only if it is sent under the lock.
-            send_reply(connection, reply, fd);
+            send_reply(connection, reply, -1);
             return;
         }
-        send_reply(connection, reply, -1);
+        // Under the lock, so that the memory (and its fd) stays alive while sendmsg duplicates it.
+        std::lock_guard lock(mutex_);
+        int fd = -1;
+        auto it = exports_.find(request.key);
+        if (it != exports_.end()) {
+            const Export& entry = it->second;
+            const bool allowed = !entry.check_pid || peer.pid == getpid() ||
+                                 std::find(entry.pids.begin(), entry.pids.end(), peer.pid) != entry.pids.end();
+            reply.status = static_cast<std::int32_t>(allowed ? ImportStatus::ok : ImportStatus::refused);
+            if (allowed) {
+                reply.size = entry.memory->size();
+                reply.offset = entry.offset;
+                reply.length = entry.length;
+                fd = entry.memory->fd();
+            }
+        }
+        send_reply(connection, reply, fd);
     }
 
     static void send_reply(int connection, const Reply& reply, int fd) {
@@ -420,41 +541,31 @@ private:
     std::mutex mutex_;
     int listener_ = -1;
     std::thread thread_;
-    std::map<std::uint64_t, Export> exports_;
+    std::map<std::string, Export> exports_;
 };
 
-}  // namespace
-
-std::uint64_t publish(std::shared_ptr<PhysicalMemory> memory, bool check_pid) {
-    return Server::instance().publish(std::move(memory), check_pid);
-}
-std::uint64_t handle_of(const PhysicalMemory& memory) { return Server::instance().handle_of(memory); }
-bool allow(std::uint64_t handle, const std::int32_t* pids, std::size_t count) {
-    return Server::instance().allow(handle, pids, count);
-}
-void withdraw(const PhysicalMemory& memory) { Server::instance().withdraw(memory); }
-
-Imported request(std::uint64_t handle) {
-    const auto pid = static_cast<std::int32_t>(handle & pid_mask);
+Imported ask(std::int32_t pid, const std::string& key) {
+    if (pid <= 0 || key.size() >= sizeof(Request::key)) return {ImportStatus::unknown_handle, -1, 0, 0, 0, "malformed"};
     const int connection = socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0);
-    if (connection < 0) return {ImportStatus::failed, -1, 0, system_error("socket")};
+    if (connection < 0) return {ImportStatus::failed, -1, 0, 0, 0, system_error("socket")};
     socklen_t length;
     const sockaddr_un address = address_of(pid, length);
     if (connect(connection, reinterpret_cast<const sockaddr*>(&address), length) != 0) {
         const int error = errno;
         close(connection);
-        return {ImportStatus::no_exporter, -1, 0,
+        return {ImportStatus::no_exporter, -1, 0, 0, 0,
                 "no process " + std::to_string(pid) + " exports memory (" + std::strerror(error) + ")"};
     }
-    const Request message_out{request_magic, 0, handle};
+    Request message_out{request_magic, 0, {}};
+    std::memcpy(message_out.key, key.c_str(), key.size() + 1);
     if (send(connection, &message_out, sizeof message_out, MSG_NOSIGNAL) != static_cast<ssize_t>(sizeof message_out)) {
         close(connection);
-        return {ImportStatus::no_exporter, -1, 0, "process " + std::to_string(pid) + " went away"};
+        return {ImportStatus::no_exporter, -1, 0, 0, 0, "process " + std::to_string(pid) + " went away"};
     }
     pollfd ready{connection, POLLIN, 0};
     if (poll(&ready, 1, 5000) != 1) {
         close(connection);
-        return {ImportStatus::failed, -1, 0, "process " + std::to_string(pid) + " did not answer within 5 s"};
+        return {ImportStatus::failed, -1, 0, 0, 0, "process " + std::to_string(pid) + " did not answer within 5 s"};
     }
     Reply reply{};
     iovec part{&reply, sizeof reply};
@@ -467,25 +578,63 @@ Imported request(std::uint64_t handle) {
     const ssize_t received = recvmsg(connection, &message, MSG_CMSG_CLOEXEC);
     close(connection);
     int fd = -1;
-    for (cmsghdr* header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header))
-        if (header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_RIGHTS) std::memcpy(&fd, CMSG_DATA(header), sizeof fd);
+    if (received >= 0)
+        for (cmsghdr* header = CMSG_FIRSTHDR(&message); header; header = CMSG_NXTHDR(&message, header))
+            if (header->cmsg_level == SOL_SOCKET && header->cmsg_type == SCM_RIGHTS) std::memcpy(&fd, CMSG_DATA(header), sizeof fd);
     if (received != static_cast<ssize_t>(sizeof reply)) {
         if (fd >= 0) close(fd);
-        return {ImportStatus::no_exporter, -1, 0, "process " + std::to_string(pid) + " went away before it answered"};
+        return {ImportStatus::no_exporter, -1, 0, 0, 0, "process " + std::to_string(pid) + " went away before it answered"};
     }
     const auto status = static_cast<ImportStatus>(reply.status);
     if (status != ImportStatus::ok || fd < 0) {
         if (fd >= 0) close(fd);
         switch (status) {
             case ImportStatus::refused:
-                return {status, -1, 0, "process " + std::to_string(pid) + " has not whitelisted this process (" +
-                                           std::to_string(getpid()) + ") for the handle (aclrtMemSetPidToShareableHandle)"};
+                return {status, -1, 0, 0, 0, "process " + std::to_string(pid) + " has not whitelisted this process (" +
+                                                 std::to_string(getpid()) + ")"};
             case ImportStatus::unknown_handle:
-                return {status, -1, 0, "process " + std::to_string(pid) + " exports no such handle (freed, or never exported)"};
-            default: return {ImportStatus::failed, -1, 0, "process " + std::to_string(pid) + " could not share the memory"};
+                return {status, -1, 0, 0, 0, "process " + std::to_string(pid) + " exports nothing under it (closed, freed, or never exported)"};
+            default: return {ImportStatus::failed, -1, 0, 0, 0, "process " + std::to_string(pid) + " could not share the memory"};
         }
     }
-    return {ImportStatus::ok, fd, static_cast<std::size_t>(reply.size), {}};
+    return {ImportStatus::ok, fd, static_cast<std::size_t>(reply.size), static_cast<std::size_t>(reply.offset),
+            static_cast<std::size_t>(reply.length), {}};
+}
+
+}  // namespace
+
+std::uint64_t publish(std::shared_ptr<PhysicalMemory> memory, bool check_pid) {
+    return Server::instance().publish(std::move(memory), check_pid);
+}
+std::uint64_t handle_of(const PhysicalMemory& memory) { return Server::instance().handle_of(memory); }
+bool allow(std::uint64_t handle, const std::int32_t* pids, std::size_t count) {
+    return Server::instance().allow(std::to_string(handle), pids, count);
+}
+void withdraw(const PhysicalMemory& memory) { Server::instance().withdraw(memory); }
+Imported request(std::uint64_t handle) {
+    return ask(static_cast<std::int32_t>(handle & pid_mask), std::to_string(handle));
+}
+
+std::string publish_key(std::shared_ptr<PhysicalMemory> memory, std::size_t offset, std::size_t length, bool check_pid) {
+    return Server::instance().publish_key(std::move(memory), offset, length, check_pid);
+}
+bool allow_key(const std::string& key, const std::int32_t* pids, std::size_t count) {
+    return key_pid(key) > 0 && Server::instance().allow(key, pids, count);
+}
+bool withdraw_key(const std::string& key) { return key_pid(key) > 0 && Server::instance().withdraw(key); }
+std::int32_t key_pid(const std::string& key) {
+    int pid = 0;
+    char random[40] = {};
+    int consumed = 0;
+    if (std::sscanf(key.c_str(), "canopy-%d-%32[0-9a-f]%n", &pid, random, &consumed) != 2 ||
+        static_cast<std::size_t>(consumed) != key.size() || std::strlen(random) != 32 || pid <= 0)
+        return -1;
+    return pid;
+}
+Imported request_key(const std::string& key) {
+    const std::int32_t pid = key_pid(key);
+    if (pid <= 0) return {ImportStatus::unknown_handle, -1, 0, 0, 0, "not a key of aclrtIpcMemGetExportKey"};
+    return ask(pid, key);
 }
 
 }  // namespace shareable

@@ -7,6 +7,7 @@
 #include <memory>
 #include <optional>
 #include <shared_mutex>
+#include <utility>
 #include <vector>
 
 namespace canopy::engine {
@@ -76,6 +77,16 @@ public:
     // the mapping holding address (READWRITE until set, as aclrtMapMem grants it).
     void set_access(void* address, std::size_t size, int device_id, std::uint64_t flags);
     std::uint64_t access_of(const void* address, int device_id) const;
+    // IPC keys (aclrtIpcMemGetExportKey): backs the whole pages of [pointer, pointer + size), which
+    // must lie in one device allocation, with shareable memory, their bytes kept (once: a range
+    // inside one shared before reuses it). Returns the memory and the offset of pointer in it. The
+    // caller makes sure no work writes the pages meanwhile.
+    std::pair<std::shared_ptr<PhysicalMemory>, std::size_t> make_shareable(void* pointer, std::size_t size);
+    // Maps memory another process exported into a reservation of its own and registers the
+    // length bytes at offset as a device allocation (aclrtIpcMemImportByKey); returns their address.
+    void* map_import(std::shared_ptr<PhysicalMemory> memory, std::size_t offset, std::size_t length, Device* device);
+    // Ends what map_import made (aclrtIpcMemClose in the importer).
+    void unmap_import(void* pointer);
     // The physical memory mapped at address (aclrtMemRetainAllocationHandle), nullptr if none.
     std::shared_ptr<PhysicalMemory> mapped_memory(const void* address) const;
 
@@ -96,6 +107,11 @@ private:
     // The reservation holding address, end() if none (under mutex_).
     std::map<std::uintptr_t, Reservation>::const_iterator reservation_of(std::uintptr_t address) const;
     std::map<std::uintptr_t, Reservation> reservations_;
+    struct SharedSpan {
+        std::size_t size;
+        std::shared_ptr<PhysicalMemory> memory;
+    };
+    std::map<std::uintptr_t, SharedSpan> shared_spans_;  // make_shareable's pages, by address
 
     mutable std::shared_mutex mutex_;
     std::map<std::uintptr_t, Allocation> allocations_;

@@ -67,12 +67,27 @@ enum class ImportStatus { ok, no_exporter, unknown_handle, refused, failed };
 struct Imported {
     ImportStatus status;
     int fd = -1;
-    std::size_t size = 0;
-    std::string detail;  // why, when status is not ok
+    std::size_t size = 0;    // of the memory
+    std::size_t offset = 0;  // of the exported range in it (keys)
+    std::size_t length = 0;  // of the exported range (keys)
+    std::string detail;      // why, when status is not ok
 };
 // Asks the exporter (the process whose pid the handle carries) for the memory. Never blocks for
 // long: a dead exporter is no_exporter, one that does not answer within seconds is failed.
 Imported request(std::uint64_t handle);
+
+// Device memory exported by key (aclrtIpcMemGetExportKey): length bytes at offset of memory.
+// The key, "canopy-<pid>-<32 hex digits>", names the exporting process and 128 random bits.
+std::string publish_key(std::shared_ptr<PhysicalMemory> memory, std::size_t offset, std::size_t length,
+                        bool check_pid);
+bool allow_key(const std::string& key, const std::int32_t* pids, std::size_t count);
+// false when this process exports no such key.
+bool withdraw_key(const std::string& key);
+// The exporting process of a well-formed key, -1 for anything else.
+std::int32_t key_pid(const std::string& key);
+Imported request_key(const std::string& key);
+// The longest key, without its terminating NUL.
+constexpr std::size_t key_length = 47;
 
 }  // namespace shareable
 
