@@ -405,9 +405,9 @@ TEST_CASE("device memory exported by key: another process whitelisted reads and 
     void* device = nullptr;
     REQUIRE_ACL(aclrtMalloc(&device, 8192, ACL_MEM_MALLOC_HUGE_FIRST));
     const int value = 55;
-    // Queued work on the memory before the export is kept: the export waits for it.
-    REQUIRE_ACL(aclrtMemsetAsync(static_cast<char*>(device) + 4096, 4096, 1, 4096, stream));
     REQUIRE_ACL(aclrtMemcpy(static_cast<char*>(device) + 4096, sizeof value, &value, sizeof value, ACL_MEMCPY_HOST_TO_DEVICE));
+    // Queued work on the memory before the export is kept: the export waits for it.
+    REQUIRE_ACL(aclrtMemsetAsync(static_cast<char*>(device) + 4160, 4032, 1, 4032, stream));
     char key[65] = {};
     REQUIRE_ACL(aclrtIpcMemGetExportKey(static_cast<char*>(device) + 4096, 4096, key, sizeof key, 0));
     CHECK(std::strlen(key) > 32);
