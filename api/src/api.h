@@ -5,6 +5,7 @@
 #include <cstdint>
 #include <cstring>
 #include <functional>
+#include <map>
 #include <type_traits>
 #include <memory>
 #include <mutex>
@@ -20,6 +21,7 @@
 #include "canopy/engine/memory.h"
 #include "canopy/engine/runtime.h"
 #include "canopy/engine/stream.h"
+#include "canopy/engine/virtual_memory.h"
 #include "handle_table.h"
 
 namespace canopy::engine {
@@ -133,6 +135,10 @@ struct State {
     HandleTable<Model, HandleTag::model> models;
     HandleTable<engine::TaskGroup, HandleTag::task_group> task_groups;  // capture.cpp
     HandleTable<CondHandle, HandleTag::cond_handle> cond_handles;
+    HandleTable<engine::PhysicalMemory, HandleTag::physical_memory> physical_memory;  // virtual_memory.cpp
+    // The device memory this process imported by IPC key, by key (virtual_memory.cpp).
+    std::mutex ipc_imports_mutex;
+    std::map<std::string, void*> ipc_imports;
     // The runtime's, so that a program that finalizes and initializes again starts with none.
     std::shared_ptr<AllocatorRegistrations> allocator_registrations;  // allocator.cpp, under its mutex
 };

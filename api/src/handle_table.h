@@ -39,7 +39,7 @@ private:
 
 enum class HandleTag : std::uint64_t {
     context = 1, stream = 2, event = 3, function = 4, binary = 5, args = 6,
-    model = 11, notify = 12, label = 13, label_list = 14, task_group = 7, cond_handle = 8,
+    model = 11, notify = 12, label = 13, label_list = 14, task_group = 7, cond_handle = 8, physical_memory = 15,
 };
 
 template <class T, HandleTag Tag>

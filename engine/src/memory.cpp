@@ -195,7 +195,9 @@ private:
 MemoryRegistry::MemoryRegistry() : heap_(std::make_unique<DeviceHeap>()) {}
 
 MemoryRegistry::~MemoryRegistry() {
-    for (auto& [base, allocation] : allocations_) release(reinterpret_cast<void*>(base));
+    for (auto& [base, allocation] : allocations_)
+        if (!allocation.mapped) release(reinterpret_cast<void*>(base));
+    for (auto& [base, reservation] : reservations_) munmap(reservation.system_base, reservation.system_size);
 }
 
 void* MemoryRegistry::allocate(std::size_t size, MemoryKind kind, Device* device) {
@@ -233,14 +235,18 @@ void MemoryRegistry::release(void* bytes) {
     }
 }
 
-bool MemoryRegistry::in_device_heap(const void* ptr) const noexcept { return heap_->owns(ptr); }
+bool MemoryRegistry::in_device_heap(const void* ptr) const noexcept {
+    if (heap_->owns(ptr)) return true;
+    std::shared_lock lock(mutex_);
+    return reservation_of(reinterpret_cast<std::uintptr_t>(ptr)) != reservations_.end();
+}
 
 std::optional<Allocation> MemoryRegistry::take(void* ptr, MemoryKind kind) {
     Allocation allocation;
     {
         std::unique_lock lock(mutex_);
         auto it = allocations_.find(reinterpret_cast<std::uintptr_t>(ptr));
-        if (it == allocations_.end() || it->second.kind != kind) return std::nullopt;
+        if (it == allocations_.end() || it->second.kind != kind || it->second.mapped) return std::nullopt;
         allocation = it->second;
         allocations_.erase(it);
     }
@@ -253,7 +259,10 @@ std::vector<void*> MemoryRegistry::take_device(const Device& device) {
     std::unique_lock lock(mutex_);
     taken.reserve(allocations_.size());  // an allocation erased here must reach the caller
     for (auto it = allocations_.begin(); it != allocations_.end();) {
-        if (it->second.device == &device) {
+        if (it->second.device == &device && it->second.mapped) {
+            it->second.device = nullptr;  // the mapping stays, its bytes are the physical memory's
+            ++it;
+        } else if (it->second.device == &device) {
             taken.push_back(reinterpret_cast<void*>(it->first));
             it = allocations_.erase(it);
         } else {
