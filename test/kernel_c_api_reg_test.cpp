@@ -1,6 +1,8 @@
-// CANN's C API on the Ascend 950: a __simd_vf__ function computing z = x * y + x with asc_load,
-// asc_mul, asc_add, asc_store and asc_update_mask_b16 on vector_half registers, against the result
-// computed here in half precision; and a broken kernel, a register store past the block's UB.
+// CANN's C API on the Ascend 950: the aligned GM <-> UB copies of byte lengths, and a __simd_vf__
+// function computing z = x * y + x with asc_load,
+// asc_mul, asc_add, asc_store and asc_update_mask_b16 on vector_half registers, launched with
+// asc_vf_call and called directly, against the result computed here in half precision; and a broken
+// kernel, a register store past the block's UB.
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -39,15 +41,20 @@ TEST_CASE("the C API's register instructions compute in a __simd_vf__ function")
     }
     DeviceArray<uint16_t> dx(x);
     DeviceArray<uint16_t> dy(y);
-    DeviceArray<uint16_t> dz(x.size());
-    REQUIRE_ACL(launch_c_api_reg(blocks, stream, dx.get(), dy.get(), dz.get(), n, 0));
-    REQUIRE_ACL(aclrtSynchronizeStream(stream));
-    const std::vector<uint16_t> z = dz.read();
-    for (std::size_t i = 0; i < z.size(); ++i) {
-        const float expected = value_of(bits_of(value_of(bits_of(value_of(x[i]) * value_of(y[i]))) + value_of(x[i])));
-        if (value_of(z[i]) != expected) {
-            FAIL_CHECK("z[" << i << "] is " << value_of(z[i]) << ", expected " << expected);
-            break;
+    // Through asc_vf_call, and called directly as bisheng allows: both run as a VF.
+    for (int32_t mode : {0, 2}) {
+        CAPTURE(mode);
+        DeviceArray<uint16_t> dz(x.size());
+        REQUIRE_ACL(launch_c_api_reg(blocks, stream, dx.get(), dy.get(), dz.get(), n, mode));
+        REQUIRE_ACL(aclrtSynchronizeStream(stream));
+        const std::vector<uint16_t> z = dz.read();
+        for (std::size_t i = 0; i < z.size(); ++i) {
+            const float expected =
+                value_of(bits_of(value_of(bits_of(value_of(x[i]) * value_of(y[i]))) + value_of(x[i])));
+            if (value_of(z[i]) != expected) {
+                FAIL_CHECK("z[" << i << "] is " << value_of(z[i]) << ", expected " << expected);
+                break;
+            }
         }
     }
 }

@@ -1,6 +1,6 @@
 // CANN's C API (c_api/asc_simd.h) on the A2: asc_copy_gm2ub / asc_add / asc_copy_ub2gm on a
 // kernel's own __ubuf__ arrays, ordered by asc_sync_notify / asc_sync_wait, by the _sync forms and by
-// asc_sync, against the sum computed here; and its broken kernels: a V instruction reading what
+// asc_sync, and asc_add's repeat form, against the sum computed here; and its broken kernels: a V instruction reading what
 // MTE2 copied without an order, and a copy to an address outside the UB.
 #include <cstdint>
 #include <string>
@@ -24,7 +24,7 @@ TEST_CASE("the C API adds two vectors through the UB, each way of ordering its p
     }
     DeviceArray<float> dx(x);
     DeviceArray<float> dy(y);
-    for (int32_t mode : {0, 1, 2}) {
+    for (int32_t mode : {0, 1, 2, 4}) {
         CAPTURE(mode);
         DeviceArray<float> dz(x.size());
         REQUIRE_ACL(launch_c_api_add(blocks, stream, dx.get(), dy.get(), dz.get(), n, mode));

@@ -450,6 +450,33 @@ private:
     std::set<unsigned> seen_;
 };
 
+// The __simd_vf__ functions a source defines (annotated by qualifiers.h for the parse): each body
+// opens with a VfEntry, so that a direct call runs as a VF, as through asc_vf_call (reg/vf.h).
+class SimdVfFinder : public RecursiveASTVisitor<SimdVfFinder> {
+public:
+    SimdVfFinder(ASTContext& context, std::vector<SourceLocation>& bodies) : context_(context), bodies_(bodies) {}
+    bool VisitFunctionDecl(FunctionDecl* function) {
+        if (!function->doesThisDeclarationHaveABody() || function->isTemplateInstantiation()) return true;
+        bool vf = false;
+        for (const auto* annotation : function->specific_attrs<AnnotateAttr>()) {
+            vf = vf || annotation->getAnnotation() == "canopy_simd_vf";
+        }
+        if (!vf) return true;
+        const auto* body = dyn_cast_or_null<CompoundStmt>(function->getBody());
+        if (body == nullptr) return true;
+        SourceLocation open = body->getLBracLoc();
+        SourceManager& sources = context_.getSourceManager();
+        if (open.isInvalid() || open.isMacroID() || sources.isInSystemHeader(open)) return true;
+        if (seen_.insert(open.getRawEncoding()).second) bodies_.push_back(open);
+        return true;
+    }
+
+private:
+    ASTContext& context_;
+    std::vector<SourceLocation>& bodies_;
+    std::set<unsigned> seen_;
+};
+
 // Blanks each whole `word` of `text` (spaces, so that columns keep their place).
 std::string blank_word(std::string text, const std::string& word) {
     for (std::size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
@@ -607,7 +634,10 @@ public:
         traverse_own_declarations(DefinitionFinder(context, cube_only, definitions), context);
         std::vector<UbufArray> ubuf_arrays;
         traverse_own_declarations(UbufArrayFinder(context, ubuf_arrays, errors_), context);
-        if (!errors_.empty() || (sites.empty() && definitions.empty() && filtered_.empty() && ubuf_arrays.empty())) {
+        std::vector<SourceLocation> vf_bodies;
+        traverse_own_declarations(SimdVfFinder(context, vf_bodies), context);
+        if (!errors_.empty() || (sites.empty() && definitions.empty() && filtered_.empty() && ubuf_arrays.empty() &&
+                                 vf_bodies.empty())) {
             return;
         }
 
@@ -629,6 +659,10 @@ public:
             rewriter.ReplaceText(CharSourceRange::getCharRange(site.close, site.close.getLocWithOffset(3)), ")");
         }
         for (const UbufArray& array : ubuf_arrays) rewrite_ubuf_array(rewriter, array);
+        for (SourceLocation open : vf_bodies) {
+            rewriter.InsertTextAfterToken(
+                open, " ::canopy::kernel::ascendc::reg::VfEntry canopy_vf_entry(__PRETTY_FUNCTION__);");
+        }
         int counter = 0;
         for (const Definition& definition : definitions) {
             std::string symbol = definition.overloaded

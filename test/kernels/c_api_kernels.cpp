@@ -22,11 +22,15 @@ __global__ __vector__ void c_api_add(__gm__ float* x, __gm__ float* y, __gm__ fl
     if (mode == 0) {
         asc_sync_notify(PIPE_MTE2, PIPE_V, EVENT_ID0);
         asc_sync_wait(PIPE_MTE2, PIPE_V, EVENT_ID0);
-    } else if (mode == 2) {
+    } else if (mode == 2 || mode == 4) {
         asc_sync();
     }
-    asc_add(z_local, x_local, y_local, n);
-    if (mode == 2) {
+    if (mode == 4) {
+        asc_add(z_local, x_local, y_local, uint8_t(n * sizeof(float) / 256), 1, 1, 1, 8, 8, 8);
+    } else {
+        asc_add(z_local, x_local, y_local, n);
+    }
+    if (mode == 2 || mode == 4) {
         asc_sync();
     } else {
         asc_sync_notify(PIPE_V, PIPE_MTE3, EVENT_ID0);
