@@ -38,5 +38,9 @@
 #endif
 // The 950's register-based vector functions: __simd_vf__ marks a function asc_vf_call launches on
 // the vector pipe, __simd_callee__ the functions it calls (reg/vf.h).
+#ifdef __CANOPY_LAUNCH_SCAN__
+#define __simd_vf__ __attribute__((annotate("canopy_simd_vf")))
+#else
 #define __simd_vf__
+#endif
 #define __simd_callee__

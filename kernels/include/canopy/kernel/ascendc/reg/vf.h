@@ -16,6 +16,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <exception>
+#include <new>
 #include <string>
 #include <string_view>
 #include <utility>
@@ -214,6 +216,35 @@ private:
     }
 
     VfSession session_;
+};
+
+// A __simd_vf__ function called directly, as bisheng allows, runs as a VF just as through
+// asc_vf_call: the kernel compiler opens the body of every __simd_vf__ function with one of these
+// (canopy-launch-rewrite), which opens the VF session when none runs (a direct call) and reports it
+// when the function returns; inside asc_vf_call it does nothing.
+class VfEntry {
+public:
+    explicit VfEntry(const char* signature) {
+        if (detail::running_vf() == nullptr) {
+            scope_ = new (storage_) VfScope(signature);
+            uncaught_ = std::uncaught_exceptions();
+        }
+    }
+    ~VfEntry() noexcept(false) {
+        if (scope_ == nullptr) return;
+        struct Close {
+            VfScope* scope;
+            ~Close() { scope->~VfScope(); }
+        } close{scope_};
+        if (std::uncaught_exceptions() == uncaught_) scope_->finish();
+    }
+    VfEntry(const VfEntry&) = delete;
+    VfEntry& operator=(const VfEntry&) = delete;
+
+private:
+    alignas(VfScope) unsigned char storage_[sizeof(VfScope)];
+    VfScope* scope_ = nullptr;
+    int uncaught_ = 0;
 };
 
 }  // namespace canopy::kernel::ascendc::reg
