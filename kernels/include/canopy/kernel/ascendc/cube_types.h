@@ -220,6 +220,22 @@ struct LoadDataRepeatParam {
     uint8_t reserved = 0;
 };
 
+#if __NPU_ARCH__ == 3510
+// The Ascend 950's img2col repeat register (SetLoadDataRepeatWithStride): LoadDataRepeatParam and
+// dstStride, the distance in 512-byte fractals between the output's columns of fractals.
+struct LoadDataRepeatParamWithStride {
+    __aicore__ LoadDataRepeatParamWithStride() {}
+    __aicore__ LoadDataRepeatParamWithStride(const uint16_t repeatStrideIn, const uint8_t repeatTimeIn,
+                                             const uint8_t repeatModeIn, const uint16_t dstStrideIn)
+        : repeatStride(repeatStrideIn), repeatTime(repeatTimeIn), repeatMode(repeatModeIn), dstStride(dstStrideIn) {}
+
+    uint16_t repeatStride = 0;
+    uint8_t repeatTime = 1;
+    uint8_t repeatMode = 0;
+    uint16_t dstStride = 0;
+};
+#endif
+
 struct MmadParams {
     __aicore__ MmadParams() {}
     __aicore__ MmadParams(const uint16_t mIn, const uint16_t nIn, const uint16_t kIn, const bool isBiasIn,
@@ -244,6 +260,9 @@ struct MmadParams {
     bool kDirectionAlign = false;  // float: L0A's k extent is rounded up to 16, not 8
     bool cmatrixSource = false;    // the initial C comes from the bias table (C2), not from L0C
     bool cmatrixInitVal = true;    // C starts at zero
+#if __NPU_ARCH__ == 3510
+    bool disableGemv = false;      // the 950: m == 1 reads A as Nz fractals, not as one ND row
+#endif
 };
 
 template <typename T>
@@ -372,6 +391,10 @@ struct CubeRegisters {
     uint64_t load3d_pad_value = 0;  // the padding element's bits, as SetLoadDataPaddingValue wrote them
     uint32_t load3d_boundary = 0;   // SetLoadDataBoundary: L1 bytes the img2col load may read (0: all)
     AscendC::LoadDataRepeatParam load3d_repeat;
+    // The 950's img2col output stride in fractals (the repeat register's dstStride, bits 32..47):
+    // LoadData with LoadData3DParamsV2 sets it from its extensions, SetLoadDataRepeatWithStride
+    // from its argument; LoadDataWithStride and the LoadData3DParamsV2Pro form use it as it is.
+    uint16_t load3d_dst_stride = 0;
     uint64_t quant_pre = 0;             // SetFixpipePreQuantFlag: the scalar quantization word
     const uint64_t* quant_vector = nullptr;  // SetFixPipeConfig: one quantization word per output column
     uint32_t quant_vector_length = 0;

@@ -182,13 +182,18 @@ struct Img2col {
     uint16_t channelSize, kExtension, mExtension, kStartPt, mStartPt;
     uint32_t strideW, strideH, filterW, filterH, dilationFilterW, dilationFilterH;
     bool enTranspose;
+    // The 950: fractals between the output's columns of fractals (the repeat register's dstStride).
+    uint16_t dstStride;
 };
 
 // LoadData (img2col): the feature map in L1 is NC1HWC0 (C1 = channelSize / C0 planes of l1H x l1W
 // rows of C0 channels). Its img2col matrix has one row per output position (ho, wo) and one column
 // per (c1, kh, kw, c0); the instruction moves the mExtension x kExtension window at (mStartPt,
 // kStartPt) of it into L0A in Zz order (transposed first if enTranspose) or into L0B in Zn order.
-// Positions outside the padded feature map read the padding value.
+// On the 950 (dav_3510 SetLoadDataRepeatStride / img2colv2_cbuf_to_ca / _cb) either destination
+// receives the window (transposed first if enTranspose) as Nz: columns of 16-row fractals, each
+// column dstStride fractals after the one before. Positions outside the padded feature map read the
+// padding value.
 template <typename T>
 inline void load_3d(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src, const Img2col<T>& g) {
     const char* api = "LoadData(img2col)";
@@ -222,6 +227,7 @@ inline void load_3d(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTens
         bytes.dilationFilterW = g.dilationFilterW;
         bytes.dilationFilterH = g.dilationFilterH;
         bytes.enTranspose = false;
+        bytes.dstStride = g.dstStride;
         if (g.kStartPt % c0_of<T> != 0) [[unlikely]] {
             fail_misuse(api, "kStartPt ", g.kStartPt, " is not a multiple of C0 = ", c0_of<T>);
         }
@@ -243,7 +249,8 @@ inline void load_3d(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTens
                     " > 1 is not modelled by Canopy");
     }
     const bool to_l0b = dst.memory() == AscendC::Hardware::L0B;
-    if ((to_l0b || g.enTranspose) && sizeof(T) == 1) [[unlikely]] {
+    constexpr bool nz_output = __NPU_ARCH__ == 3510;
+    if (!nz_output && (to_l0b || g.enTranspose) && sizeof(T) == 1) [[unlikely]] {
         fail_misuse(api, "the A2 loads 1-byte elements only into L0A and without enTranspose");
     }
     constexpr int64_t c0 = c0_of<T>;
@@ -290,7 +297,22 @@ inline void load_3d(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTens
     }
     const int64_t m_blocks = ceil_div(g.mExtension, to_l0b || g.enTranspose ? c0 : 16);
     const int64_t k_blocks = ceil_div(g.kExtension, to_l0b || g.enTranspose ? 16 : c0);
+    if (nz_output) {
+        // Each output column of fractals holds 16 rows of the (transposed) window; a stride below
+        // that makes the columns overlap.
+        const int64_t rows_out = g.enTranspose ? g.kExtension : g.mExtension;
+        const int64_t columns_out = g.enTranspose ? g.mExtension : g.kExtension;
+        if (ceil_div(columns_out, c0) > 1 && g.dstStride < ceil_div(rows_out, 16)) [[unlikely]] {
+            fail_misuse(api, "dstStride ", g.dstStride, " fractals is below the ", ceil_div(rows_out, 16),
+                        " fractals of a column of the ", rows_out, "-row output (set it with "
+                        "SetLoadDataRepeatWithStride): its columns would overlap");
+        }
+    }
     auto offset_of = [&](int64_t m, int64_t k) -> int64_t {
+        if (nz_output) {
+            if (g.enTranspose) return ((m / c0) * g.dstStride + k / 16) * fe + (k % 16) * c0 + m % c0;
+            return ((k / c0) * g.dstStride + m / 16) * fe + (m % 16) * c0 + k % c0;
+        }
         if (to_l0b) {  // Zn: fractals of C0 window rows x 16 window columns, stored column by column
             return ((m / c0) * k_blocks + k / 16) * fe + (k % 16) * c0 + m % c0;
         }
@@ -390,12 +412,14 @@ __aicore__ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const Lo
     canopy::kernel::ascendc::load_2d_transpose(dst, src, loadDataParams);
 }
 
-template <typename T, const IsResetLoad3dConfig& defaultConfig = IS_RESER_LOAD3D_DEFAULT_CONFIG, typename U = T,
-          typename std::enable_if<std::is_same<T, U>::value, bool>::type = true>
-__aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
-                                const LoadData3DParamsV2<U>& loadDataParams) {
-    using namespace canopy::kernel::ascendc;
-    const LoadData3DParamsV2<U>& p = loadDataParams;
+}  // namespace AscendC
+
+namespace canopy::kernel::ascendc {
+// The img2col settings of a LoadData3DParamsV2 load: from the parameters or, as the config says,
+// from the FMATRIX and padding registers.
+template <typename T, const AscendC::IsResetLoad3dConfig& defaultConfig, typename U>
+inline Img2col<T> img2col_of(const AscendC::LoadData3DParamsV2<U>& p) {
+    using namespace AscendC;
     const CubeRegisters& registers = cube_registers();
     Img2col<T> g{};
     if constexpr (defaultConfig.isSetFMatrix) {
@@ -421,8 +445,52 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>&
     g.dilationFilterW = p.dilationFilterW;
     g.dilationFilterH = p.dilationFilterH;
     g.enTranspose = p.enTranspose;
+    return g;
+}
+
+}  // namespace canopy::kernel::ascendc
+
+namespace AscendC {
+
+template <typename T, const IsResetLoad3dConfig& defaultConfig = IS_RESER_LOAD3D_DEFAULT_CONFIG, typename U = T,
+          typename std::enable_if<std::is_same<T, U>::value, bool>::type = true>
+__aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                                const LoadData3DParamsV2<U>& loadDataParams) {
+    using namespace canopy::kernel::ascendc;
+    Img2col<T> g = img2col_of<T, defaultConfig>(loadDataParams);
+#if __NPU_ARCH__ == 3510
+    // The 950's LoadData sets the repeat register's dstStride to the output's rows in fractals.
+    cube_registers().load3d_dst_stride =
+        uint16_t(ceil_div(loadDataParams.enTranspose ? loadDataParams.kExtension : loadDataParams.mExtension, 16));
+#endif
+    g.dstStride = cube_registers().load3d_dst_stride;
     load_3d(dst, src, g);
 }
+
+#if __NPU_ARCH__ == 3510
+// The 950's img2col load with the output stride the program set with SetLoadDataRepeatWithStride.
+template <typename T, const IsResetLoad3dConfig& defaultConfig = IS_RESER_LOAD3D_DEFAULT_CONFIG, typename U = T,
+          typename std::enable_if<std::is_same<T, U>::value, bool>::type = true>
+__aicore__ inline void LoadDataWithStride(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                                          const LoadData3DParamsV2<U>& loadDataParams) {
+    using namespace canopy::kernel::ascendc;
+    Img2col<T> g = img2col_of<T, defaultConfig>(loadDataParams);
+    g.dstStride = cube_registers().load3d_dst_stride;
+    load_3d(dst, src, g);
+}
+
+// The repeat register with its output stride (the 950 only; the A2 has SetLoadDataRepeat).
+__aicore__ inline void SetLoadDataRepeatWithStride(const LoadDataRepeatParamWithStride& repeatParams) {
+    if (repeatParams.repeatMode > 1) [[unlikely]] {
+        canopy::kernel::ascendc::fail_misuse("SetLoadDataRepeatWithStride", "repeatMode ", int(repeatParams.repeatMode),
+                                              " is not 0 (height) or 1 (width)");
+    }
+    canopy::kernel::ascendc::CubeRegisters& registers = canopy::kernel::ascendc::cube_registers();
+    registers.load3d_repeat = LoadDataRepeatParam(repeatParams.repeatStride, repeatParams.repeatTime,
+                                                  repeatParams.repeatMode);
+    registers.load3d_dst_stride = repeatParams.dstStride;
+}
+#endif
 
 template <typename T>
 __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
@@ -448,6 +516,7 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>&
     g.strideH = uint8_t(p.filterConfig >> 8);
     g.strideW = uint8_t(p.filterConfig);
     g.enTranspose = p.enTranspose;
+    g.dstStride = registers.load3d_dst_stride;
     load_3d(dst, src, g);
 }
 
@@ -476,6 +545,11 @@ __aicore__ inline void SetLoadDataPaddingValue(const T padValue) {
 
 // L1 bytes the img2col loads address; reads past it wrap to the start of L1. 0 lifts the boundary.
 __aicore__ inline void SetLoadDataBoundary(uint32_t boundaryValue) {
+    if constexpr (__NPU_ARCH__ == 3510) {
+        // dav_3510 SetLoadDataBoundaryCal: "SetLoadDataBoundary is not supported on current device".
+        canopy::kernel::ascendc::fail_misuse("SetLoadDataBoundary", "the Ascend 950 has no img2col boundary register "
+                                             "(wrap the reads in the program, as CANN's set_loaddata_boundary sample does)");
+    }
     if (boundaryValue != 0 && boundaryValue < 1024) [[unlikely]] {
         canopy::kernel::ascendc::fail_misuse("SetLoadDataBoundary", "boundaryValue ", boundaryValue,
                                               " bytes is below the 1024-byte minimum (0 means no boundary)");
