@@ -96,6 +96,57 @@ inline void load_2d(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTens
     }
 }
 
+// LoadData with LoadData2DParamsV2 (the 950's 2D load, dav_3510 load_cbuf_to_ca / _cb): the source
+// in L1 is Nz (columns of fractals of 16 rows x C0, each column |srcStride| fractals after the one
+// before); the window of mStep x kStep fractals at fractal (mStartPosition, kStartPosition) goes to
+// L0A / L0B as Nz with columns dstStride fractals apart, or, with ifTranspose, the window's
+// transpose does (so mStep * 16 must fill whole C0 columns and kStep * C0 whole 16-row blocks: the
+// documented "b8: mStep a multiple of 2, b32: kStep a multiple of 2").
+template <typename T>
+inline void load_2d_v2(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                       const AscendC::LoadData2DParamsV2& p) {
+    const char* api = "LoadData(LoadData2DParamsV2)";
+    static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4, "LoadData moves 1-, 2- or 4-byte elements");
+    if constexpr (packs_nibbles<T>) {
+        fail_misuse(api, "4-bit elements (64 to a fractal row) are not modelled by Canopy in this load");
+    }
+    require_l1_to_l0(dst, src, api);
+    require_alignment(dst, kFractalBytes, api, "dst");
+    require_alignment(src, 32, api, "src");
+    if (p.mStep == 0 || p.kStep == 0) return;  // a NOP, as documented
+    constexpr int64_t c0 = c0_of<T>;
+    constexpr int64_t fe = fractal_elements<T>;
+    const int64_t rows = int64_t(p.mStep) * 16, columns = int64_t(p.kStep) * c0;
+    if (p.ifTranspose && (rows % c0 != 0 || columns % 16 != 0)) [[unlikely]] {
+        fail_misuse(api, "ifTranspose with mStep ", p.mStep, " and kStep ", p.kStep, " for ", sizeof(T),
+                    "-byte elements: the transposed window (", columns, " x ", rows,
+                    ") must fill whole 16 x ", c0, " fractals");
+    }
+    const int64_t src_stride = p.srcStride < 0 ? -int64_t(p.srcStride) : int64_t(p.srcStride);
+    auto src_at = [&](int64_t r, int64_t c) {
+        return ((c / c0) * src_stride + r / 16) * fe + (r % 16) * c0 + c % c0;
+    };
+    auto dst_at = [&](int64_t i, int64_t j) {  // element (i, j) of the Nz destination
+        return ((j / c0) * int64_t(p.dstStride) + i / 16) * fe + (i % 16) * c0 + j % c0;
+    };
+    const int64_t r0 = int64_t(p.mStartPosition) * 16, k0 = int64_t(p.kStartPosition) * c0;
+    const int64_t src_elements = src_at(r0 + rows - 1, k0 + columns - 1) + 1;
+    const int64_t dst_elements = p.ifTranspose ? dst_at(columns - 1, rows - 1) + 1 : dst_at(rows - 1, columns - 1) + 1;
+    require_elements(src, src_elements, api, "src (the fractals read)");
+    // A window of whole fractals may write past a tensor sized for the matrix (CANN's samples size
+    // them so); it must stay inside the buffer.
+    require_in_buffer(dst, dst_elements, api, "dst (the fractals written)");
+    issue(Pipe::MTE1, api, reads(src, uint64_t(src_elements) * sizeof(T)),
+          writes(dst, uint64_t(dst_elements) * sizeof(T)));
+    const T* from = src.landed_address();
+    T* to = dst.landed_address();
+    for (int64_t c = 0; c < columns; ++c) {
+        for (int64_t r = 0; r < rows; ++r) {
+            to[p.ifTranspose ? dst_at(c, r) : dst_at(r, c)] = from[src_at(r0 + r, k0 + c)];
+        }
+    }
+}
+
 // LoadDataWithTranspose: each repeat transposes one square. int4: four 16 x 64 fractals stacked
 // into a 64 x 64 square, split the same way after the transpose (into B2 only: the A2 has no int4
 // transpose into L0A); 1-byte elements: two 16 x 32 fractals stacked into a 32 x 32 square, split
@@ -401,9 +452,17 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>&
 }
 
 template <typename T>
-__aicore__ inline void LoadData(const LocalTensor<T>&, const LocalTensor<T>&, const LoadData2DParamsV2&) {
+__aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                                const LoadData2DParamsV2& loadDataParams) {
+#if __NPU_ARCH__ == 3510
+    canopy::kernel::ascendc::load_2d_v2(dst, src, loadDataParams);
+#else
+    static_cast<void>(dst);
+    static_cast<void>(src);
+    static_cast<void>(loadDataParams);
     canopy::kernel::ascendc::fail_misuse("LoadData", "LoadData2DParamsV2 is the Ascend 950 (dav-3510) form; the "
-                                                     "modelled Atlas A2 (dav-2201) takes LoadData2DParams");
+                                                     "Atlas A2 (dav-2201) takes LoadData2DParams");
+#endif
 }
 
 template <typename T>
