@@ -263,6 +263,19 @@ inline FixpipeMove fixpipe_move(const AscendC::FixpipeParamsArch3510<format>& p,
     f.unitFlag = p.unitFlag != 0;
     return f;
 }
+
+// The 950's Nz output counts dstStride in elements (CANN's fixpipe_l0c2gm sample: "FixpipeParamsArch3510
+// dstStride is in elements" for NZ2NZ), the A2's in 32-byte blocks, which FixpipeMove holds.
+template <typename Out>
+inline void nz_stride_in_blocks(FixpipeMove& f, const char* api) {
+    if (f.layout != AscendC::CO2Layout::NZ) return;
+    const uint64_t bytes = uint64_t(f.dstStride) * sizeof(Out);
+    if (bytes % 32 != 0) [[unlikely]] {
+        fail_misuse(api, "dstStride ", f.dstStride, " elements of ", sizeof(Out),
+                    " bytes is not a whole number of 32-byte blocks (the Nz output's unit)");
+    }
+    f.dstStride = uint32_t(bytes / 32);
+}
 #endif
 
 inline void require_unit_flag(uint8_t unit_flag, const char* api) {
@@ -402,6 +415,7 @@ __aicore__ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>&
     using namespace canopy::kernel::ascendc;
     require_unit_flag(intriParams.unitFlag, "Fixpipe");
     FixpipeMove f = fixpipe_move(intriParams, config.format, "Fixpipe");
+    nz_stride_in_blocks<T>(f, "Fixpipe");
     take_registers(f, "Fixpipe");
     fixpipe_to_gm(dst, src, f, "Fixpipe");
 }
@@ -412,6 +426,7 @@ __aicore__ inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& 
     using namespace canopy::kernel::ascendc;
     require_unit_flag(intriParams.unitFlag, "Fixpipe");
     FixpipeMove f = fixpipe_move(intriParams, config.format, "Fixpipe");
+    nz_stride_in_blocks<T>(f, "Fixpipe");
     take_registers(f, "Fixpipe");
     fixpipe_to_l1(dst, src, f, "Fixpipe");
 }
