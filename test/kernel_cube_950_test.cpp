@@ -245,9 +245,22 @@ __global__ __cube__ void load_2dv2_past_l0a_kernel() {
     AscendC::LoadData(l0a, l1, AscendC::LoadData2DParamsV2(0, 0, 2, 40, 2, 2, false, 0));
 }
 
+__global__ __cube__ void fixpipe_nz_stride_kernel(GM_ADDR out) {
+    AscendC::GlobalTensor<float> gm;
+    gm.SetGlobalBuffer((__gm__ float*)out, 1024);
+    AscendC::LocalTensor<float> c(AscendC::TPosition::CO1, 0, 256);
+    // The 950's Nz output counts dstStride in elements: 3 floats are not whole 32-byte blocks.
+    AscendC::FixpipeParamsArch3510<AscendC::CO2Layout::NZ> p(16, 16, 16, 3);
+    AscendC::Fixpipe<float, float, AscendC::CFG_NZ>(gm, c, p);
+}
+
+void* nz_out = nullptr;  // the GM the Fixpipe case writes to (a captureless lambda reads it)
+
 TEST_CASE("950 cube misuse fails the launch with 507015 naming the kernel and the API") {
     Runtime rt;
     Stream stream;
+    Device<float> nz_device(1024);
+    nz_out = nz_device.pointer;
     struct Case {
         std::string kernel;
         aclError (*launch)(aclrtStream);
@@ -269,6 +282,9 @@ TEST_CASE("950 cube misuse fails the launch with 507015 naming the kernel and th
         {"load_2dv2_past_l0a_kernel",
          [](aclrtStream s) { return aclError(ACLRT_LAUNCH_KERNEL(load_2dv2_past_l0a_kernel)(1, s)); },
          "LoadData(LoadData2DParamsV2)", "dst (the fractals written)"},
+        {"fixpipe_nz_stride_kernel",
+         [](aclrtStream s) { return aclError(ACLRT_LAUNCH_KERNEL(fixpipe_nz_stride_kernel)(1, s, nz_out)); },
+         "Fixpipe", "not a whole number of 32-byte blocks"},
     };
     for (const Case& c : cases) {
         CAPTURE(c.kernel);
