@@ -5,6 +5,7 @@
 // threads, so each element is combined with a compare-and-swap: concurrent blocks accumulating
 // into the same GM really add up, as on the NPU.
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <type_traits>
 
@@ -13,6 +14,7 @@
 #include "canopy/kernel/ascendc/check.h"
 #include "canopy/kernel/ascendc/system.h"
 #include "canopy/kernel/ascendc/types.h"
+#include "canopy/kernel/deferred_moves.h"
 
 namespace canopy::kernel::ascendc {
 
@@ -140,3 +142,98 @@ __aicore__ inline void DisableDmaAtomic() {
 __aicore__ inline void SetAtomicNone() { DisableDmaAtomic(); }
 
 }  // namespace AscendC
+
+#if __NPU_ARCH__ == 3510
+// ---- The 950's scalar atomics on GM (kernel_operator_atomic_intf.h; dav_3510 atomicAdd / atomicMax /
+// atomicMin / atomicCAS / atomicExch): one element read, combined and written back indivisibly
+// (every block of the launch may hit the same element at once); each returns the element as it was.
+// The address must be a GM element aligned to its size; what the block's pending moves and stores
+// into or out of that element must land first, as for any GM access (deferred_moves.h).
+namespace canopy::kernel::ascendc {
+
+template <typename T>
+inline T* scalar_atomic_target(T* address, const char* api) {
+    if (address == nullptr) [[unlikely]] fail_misuse(api, "address is null");
+    if (reinterpret_cast<uintptr_t>(address) % sizeof(T) != 0) [[unlikely]] {
+        char hex[24];
+        std::snprintf(hex, sizeof(hex), "0x%llx", static_cast<unsigned long long>(reinterpret_cast<uintptr_t>(address)));
+        fail_misuse(api, "address ", static_cast<const char*>(hex), " is not aligned to its ", sizeof(T),
+                    "-byte element");
+    }
+    canopy::kernel::before_gm_access(address, sizeof(T), true);
+    return address;
+}
+
+// Replaces *address by combine(old) with a compare-and-swap loop on the element's bits; returns old.
+template <typename T, typename Combine>
+inline T scalar_atomic_update(T* address, Combine combine) {
+    using Bits = std::conditional_t<sizeof(T) == 4, uint32_t, uint64_t>;
+    static_assert(sizeof(T) == sizeof(Bits));
+    Bits* word = reinterpret_cast<Bits*>(address);
+    Bits expected = __atomic_load_n(word, __ATOMIC_SEQ_CST);
+    for (;;) {
+        T old;
+        std::memcpy(&old, &expected, sizeof(T));
+        const T updated = combine(old);
+        Bits desired;
+        std::memcpy(&desired, &updated, sizeof(T));
+        if (__atomic_compare_exchange_n(word, &expected, desired, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST)) {
+            return old;
+        }
+    }
+}
+
+template <typename T>
+constexpr bool scalar_atomic_arithmetic = std::is_same_v<T, int32_t> || std::is_same_v<T, uint32_t> ||
+                                          std::is_same_v<T, int64_t> || std::is_same_v<T, uint64_t> ||
+                                          std::is_same_v<T, float>;
+template <typename T>
+constexpr bool scalar_atomic_bits = std::is_same_v<T, uint32_t> || std::is_same_v<T, uint64_t>;
+
+}  // namespace canopy::kernel::ascendc
+
+namespace AscendC {
+
+template <typename T>
+__aicore__ inline T AtomicAdd(__gm__ T* address, T value) {
+    using namespace canopy::kernel::ascendc;
+    static_assert(scalar_atomic_arithmetic<T>, "AtomicAdd takes int32_t, uint32_t, int64_t, uint64_t or float");
+    return scalar_atomic_update(scalar_atomic_target(address, "AtomicAdd"), [value](T old) { return T(old + value); });
+}
+
+template <typename T>
+__aicore__ inline T AtomicMax(__gm__ T* address, T value) {
+    using namespace canopy::kernel::ascendc;
+    static_assert(scalar_atomic_arithmetic<T>, "AtomicMax takes int32_t, uint32_t, int64_t, uint64_t or float");
+    return scalar_atomic_update(scalar_atomic_target(address, "AtomicMax"),
+                                [value](T old) { return old < value ? value : old; });
+}
+
+template <typename T>
+__aicore__ inline T AtomicMin(__gm__ T* address, T value) {
+    using namespace canopy::kernel::ascendc;
+    static_assert(scalar_atomic_arithmetic<T>, "AtomicMin takes int32_t, uint32_t, int64_t, uint64_t or float");
+    return scalar_atomic_update(scalar_atomic_target(address, "AtomicMin"),
+                                [value](T old) { return value < old ? value : old; });
+}
+
+// Writes value2 where the element equals value1.
+template <typename T>
+__aicore__ inline T AtomicCas(__gm__ T* address, T value1, T value2) {
+    using namespace canopy::kernel::ascendc;
+    static_assert(scalar_atomic_bits<T>, "AtomicCas takes uint32_t or uint64_t");
+    T* target = scalar_atomic_target(address, "AtomicCas");
+    T expected = value1;
+    __atomic_compare_exchange_n(target, &expected, value2, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+    return expected;  // the element before: value1 when the swap happened
+}
+
+template <typename T>
+__aicore__ inline T AtomicExch(__gm__ T* address, T value) {
+    using namespace canopy::kernel::ascendc;
+    static_assert(scalar_atomic_bits<T>, "AtomicExch takes uint32_t or uint64_t");
+    return __atomic_exchange_n(scalar_atomic_target(address, "AtomicExch"), value, __ATOMIC_SEQ_CST);
+}
+
+}  // namespace AscendC
+#endif

@@ -220,6 +220,22 @@ struct LoadDataRepeatParam {
     uint8_t reserved = 0;
 };
 
+#if __NPU_ARCH__ == 3510
+// The Ascend 950's img2col repeat register (SetLoadDataRepeatWithStride): LoadDataRepeatParam and
+// dstStride, the distance in 512-byte fractals between the output's columns of fractals.
+struct LoadDataRepeatParamWithStride {
+    __aicore__ LoadDataRepeatParamWithStride() {}
+    __aicore__ LoadDataRepeatParamWithStride(const uint16_t repeatStrideIn, const uint8_t repeatTimeIn,
+                                             const uint8_t repeatModeIn, const uint16_t dstStrideIn)
+        : repeatStride(repeatStrideIn), repeatTime(repeatTimeIn), repeatMode(repeatModeIn), dstStride(dstStrideIn) {}
+
+    uint16_t repeatStride = 0;
+    uint8_t repeatTime = 1;
+    uint8_t repeatMode = 0;
+    uint16_t dstStride = 0;
+};
+#endif
+
 struct MmadParams {
     __aicore__ MmadParams() {}
     __aicore__ MmadParams(const uint16_t mIn, const uint16_t nIn, const uint16_t kIn, const bool isBiasIn,
@@ -244,6 +260,9 @@ struct MmadParams {
     bool kDirectionAlign = false;  // float: L0A's k extent is rounded up to 16, not 8
     bool cmatrixSource = false;    // the initial C comes from the bias table (C2), not from L0C
     bool cmatrixInitVal = true;    // C starts at zero
+#if __NPU_ARCH__ == 3510
+    bool disableGemv = false;      // the 950: m == 1 reads A as Nz fractals, not as one ND row
+#endif
 };
 
 template <typename T>
@@ -272,6 +291,81 @@ struct FixpipeConfig {
 constexpr FixpipeConfig CFG_NZ = {CO2Layout::NZ};
 constexpr FixpipeConfig CFG_ROW_MAJOR = {CO2Layout::ROW_MAJOR};
 constexpr FixpipeConfig CFG_COLUMN_MAJOR = {CO2Layout::COLUMN_MAJOR};
+
+#if __NPU_ARCH__ == 3510
+// The 950's Fixpipe parameters (CANN's kernel_struct_fixpipe.h, kernel_utils_struct_dma_params.h):
+// the output layout is a template argument, and with it the layout's own parameters (`params`).
+struct Nz2NdParams {
+    __aicore__ Nz2NdParams() {}
+    __aicore__ Nz2NdParams(const uint16_t ndNumIn, const uint16_t srcNdStrideIn, const uint32_t dstNdStrideIn)
+        : ndNum(ndNumIn), srcNdStride(srcNdStrideIn), dstNdStride(dstNdStrideIn) {}
+    uint16_t ndNum = 1;
+    uint16_t srcNdStride = 0;
+    uint32_t dstNdStride = 0;
+};
+
+struct Nz2DnParams {
+    __aicore__ Nz2DnParams() {}
+    __aicore__ Nz2DnParams(const uint16_t dnNumIn, const uint16_t srcNzMatrixStrideIn, const uint32_t dstDnMatrixStrideIn,
+                           const uint16_t srcNzC0StrideIn)
+        : dnNum(dnNumIn), srcNzMatrixStride(srcNzMatrixStrideIn), dstDnMatrixStride(dstDnMatrixStrideIn),
+          srcNzC0Stride(srcNzC0StrideIn) {}
+    uint16_t dnNum = 1;
+    uint16_t srcNzMatrixStride = 0;
+    uint32_t dstDnMatrixStride = 0;
+    uint16_t srcNzC0Stride = 0;
+};
+
+template <CO2Layout format>
+struct TransformParams {};
+template <>
+struct TransformParams<CO2Layout::NZ> {
+    using PARAMS = uint8_t;
+};
+template <>
+struct TransformParams<CO2Layout::ROW_MAJOR> {
+    using PARAMS = Nz2NdParams;
+};
+template <>
+struct TransformParams<CO2Layout::COLUMN_MAJOR> {
+    using PARAMS = Nz2DnParams;
+};
+
+enum class ReluMode : uint8_t { NO_RELU = 0, NORMAL_RELU, SCALAR_RELU, VECTOR_RELU };
+enum class ClipReluMode : uint8_t { NOCLIP_RELU = 0, CLIP_RELU = 1 };
+
+template <CO2Layout format = CO2Layout::ROW_MAJOR>
+struct FixpipeParamsArch3510 {
+    __aicore__ FixpipeParamsArch3510() {}
+    __aicore__ FixpipeParamsArch3510(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint16_t srcStrideIn,
+                                     const uint32_t dstStrideIn)
+        : nSize(nSizeIn), mSize(mSizeIn), srcStride(srcStrideIn), dstStride(dstStrideIn) {}
+    ReluMode preReluMode = ReluMode::NO_RELU;
+    ClipReluMode preClipReluMode = ClipReluMode::NOCLIP_RELU;
+    uint64_t reluScalar = 0;
+    uint64_t vectorRelu = 0;
+    uint16_t nSize = 0;
+    uint16_t mSize = 0;
+    uint16_t srcStride = 0;
+    uint32_t dstStride = 0;
+    QuantMode_t quantPre = QuantMode_t::NoQuant;
+    uint64_t deqScalar = 0;
+    bool reluEn = false;
+    uint8_t unitFlag = 0;
+    uint8_t dualDstCtl = 0;
+    bool subBlockId = false;
+    typename TransformParams<format>::PARAMS params{};
+    bool isChannelSplit = false;
+};
+
+template <CO2Layout format = CO2Layout::ROW_MAJOR>
+struct FixpipeParamsC310 : FixpipeParamsArch3510<format> {
+    __aicore__ FixpipeParamsC310() : FixpipeParamsArch3510<format>() {}
+    __aicore__ FixpipeParamsC310(const uint16_t nSizeIn, const uint16_t mSizeIn, const uint16_t srcStrideIn,
+                                 const uint32_t dstStrideIn)
+        : FixpipeParamsArch3510<format>(nSizeIn, mSizeIn, srcStrideIn, dstStrideIn) {}
+};
+#endif
 
 struct FixpipeParamsV220 {
     __aicore__ FixpipeParamsV220() {}
@@ -372,6 +466,10 @@ struct CubeRegisters {
     uint64_t load3d_pad_value = 0;  // the padding element's bits, as SetLoadDataPaddingValue wrote them
     uint32_t load3d_boundary = 0;   // SetLoadDataBoundary: L1 bytes the img2col load may read (0: all)
     AscendC::LoadDataRepeatParam load3d_repeat;
+    // The 950's img2col output stride in fractals (the repeat register's dstStride, bits 32..47):
+    // LoadData with LoadData3DParamsV2 sets it from its extensions, SetLoadDataRepeatWithStride
+    // from its argument; LoadDataWithStride and the LoadData3DParamsV2Pro form use it as it is.
+    uint16_t load3d_dst_stride = 0;
     uint64_t quant_pre = 0;             // SetFixpipePreQuantFlag: the scalar quantization word
     const uint64_t* quant_vector = nullptr;  // SetFixPipeConfig: one quantization word per output column
     uint32_t quant_vector_length = 0;

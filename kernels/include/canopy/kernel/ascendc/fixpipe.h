@@ -228,6 +228,56 @@ inline FixpipeMove fixpipe_move(const AscendC::FixpipeParamsV220& p, AscendC::CO
     return f;
 }
 
+#if __NPU_ARCH__ == 3510
+// The 950's Fixpipe parameters as one move: the layout is the template's; ND rows take ndNum and
+// the strides from params. The ReLU forms beyond the normal one, the column-major (Nz2Dn) output
+// and the dual-destination modes are refused by name.
+template <AscendC::CO2Layout format>
+inline FixpipeMove fixpipe_move(const AscendC::FixpipeParamsArch3510<format>& p, AscendC::CO2Layout layout,
+                                const char* api) {
+    if (layout != format) [[unlikely]] {
+        fail_misuse(api, "the FixpipeConfig's layout and the FixpipeParamsArch3510's layout differ");
+    }
+    if (p.preReluMode != AscendC::ReluMode::NO_RELU && p.preReluMode != AscendC::ReluMode::NORMAL_RELU) [[unlikely]] {
+        fail_misuse(api, "preReluMode ", int(p.preReluMode), " (scalar / vector ReLU) is not modelled by Canopy");
+    }
+    if (p.preClipReluMode != AscendC::ClipReluMode::NOCLIP_RELU) [[unlikely]] {
+        fail_misuse(api, "preClipReluMode CLIP_RELU is not modelled by Canopy");
+    }
+    if (p.dualDstCtl != 0) [[unlikely]] fail_misuse(api, "dualDstCtl ", int(p.dualDstCtl), " applies to a UB destination");
+    FixpipeMove f;
+    f.nSize = p.nSize;
+    f.mSize = p.mSize;
+    f.srcStride = p.srcStride;
+    f.dstStride = p.dstStride;
+    f.quant = p.quantPre;
+    f.scalar = p.deqScalar;
+    f.relu = p.reluEn || p.preReluMode == AscendC::ReluMode::NORMAL_RELU;
+    if constexpr (format == AscendC::CO2Layout::ROW_MAJOR) {
+        f.ndNum = p.params.ndNum;
+        f.srcNdStride = p.params.srcNdStride;
+        f.dstNdStride = p.params.dstNdStride;
+    }
+    f.layout = layout;
+    f.channelSplit = p.isChannelSplit;
+    f.unitFlag = p.unitFlag != 0;
+    return f;
+}
+
+// The 950's Nz output counts dstStride in elements (CANN's fixpipe_l0c2gm sample: "FixpipeParamsArch3510
+// dstStride is in elements" for NZ2NZ), the A2's in 32-byte blocks, which FixpipeMove holds.
+template <typename Out>
+inline void nz_stride_in_blocks(FixpipeMove& f, const char* api) {
+    if (f.layout != AscendC::CO2Layout::NZ) return;
+    const uint64_t bytes = uint64_t(f.dstStride) * sizeof(Out);
+    if (bytes % 32 != 0) [[unlikely]] {
+        fail_misuse(api, "dstStride ", f.dstStride, " elements of ", sizeof(Out),
+                    " bytes is not a whole number of 32-byte blocks (the Nz output's unit)");
+    }
+    f.dstStride = uint32_t(bytes / 32);
+}
+#endif
+
 inline void require_unit_flag(uint8_t unit_flag, const char* api) {
     if (unit_flag != 0 && unit_flag != 2 && unit_flag != 3) [[unlikely]] {
         fail_misuse(api, "unitFlag ", int(unit_flag), " is not 0 (off), 2 or 3");
@@ -356,6 +406,31 @@ __aicore__ inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& 
     take_scale_words(f, cbufWorkspace, "Fixpipe");
     fixpipe_to_l1(dst, src, f, "Fixpipe");
 }
+
+#if __NPU_ARCH__ == 3510
+// The 950's forms: L0C -> GM and L0C -> L1 with FixpipeParamsArch3510.
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, CO2Layout format = config.format>
+__aicore__ inline void Fixpipe(const GlobalTensor<T>& dst, const LocalTensor<U>& src,
+                               const FixpipeParamsArch3510<format>& intriParams) {
+    using namespace canopy::kernel::ascendc;
+    require_unit_flag(intriParams.unitFlag, "Fixpipe");
+    FixpipeMove f = fixpipe_move(intriParams, config.format, "Fixpipe");
+    nz_stride_in_blocks<T>(f, "Fixpipe");
+    take_registers(f, "Fixpipe");
+    fixpipe_to_gm(dst, src, f, "Fixpipe");
+}
+
+template <typename T, typename U, const FixpipeConfig& config = CFG_ROW_MAJOR, CO2Layout format = config.format>
+__aicore__ inline void Fixpipe(const LocalTensor<T>& dst, const LocalTensor<U>& src,
+                               const FixpipeParamsArch3510<format>& intriParams) {
+    using namespace canopy::kernel::ascendc;
+    require_unit_flag(intriParams.unitFlag, "Fixpipe");
+    FixpipeMove f = fixpipe_move(intriParams, config.format, "Fixpipe");
+    nz_stride_in_blocks<T>(f, "Fixpipe");
+    take_registers(f, "Fixpipe");
+    fixpipe_to_l1(dst, src, f, "Fixpipe");
+}
+#endif
 
 // DataCopy L0C -> GM: the Fixpipe move configured by registers. nz2ndEn selects ND rows (ndNum and
 // the strides from SetFixpipeNz2ndFlag; dstStride in elements) over Nz blocks (dstStride in 32-byte

@@ -96,6 +96,57 @@ inline void load_2d(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTens
     }
 }
 
+// LoadData with LoadData2DParamsV2 (the 950's 2D load, dav_3510 load_cbuf_to_ca / _cb): the source
+// in L1 is Nz (columns of fractals of 16 rows x C0, each column |srcStride| fractals after the one
+// before); the window of mStep x kStep fractals at fractal (mStartPosition, kStartPosition) goes to
+// L0A / L0B as Nz with columns dstStride fractals apart, or, with ifTranspose, the window's
+// transpose does (so mStep * 16 must fill whole C0 columns and kStep * C0 whole 16-row blocks: the
+// documented "b8: mStep a multiple of 2, b32: kStep a multiple of 2").
+template <typename T>
+inline void load_2d_v2(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src,
+                       const AscendC::LoadData2DParamsV2& p) {
+    const char* api = "LoadData(LoadData2DParamsV2)";
+    static_assert(sizeof(T) == 1 || sizeof(T) == 2 || sizeof(T) == 4, "LoadData moves 1-, 2- or 4-byte elements");
+    if constexpr (packs_nibbles<T>) {
+        fail_misuse(api, "4-bit elements (64 to a fractal row) are not modelled by Canopy in this load");
+    }
+    require_l1_to_l0(dst, src, api);
+    require_alignment(dst, kFractalBytes, api, "dst");
+    require_alignment(src, 32, api, "src");
+    if (p.mStep == 0 || p.kStep == 0) return;  // a NOP, as documented
+    constexpr int64_t c0 = c0_of<T>;
+    constexpr int64_t fe = fractal_elements<T>;
+    const int64_t rows = int64_t(p.mStep) * 16, columns = int64_t(p.kStep) * c0;
+    if (p.ifTranspose && (rows % c0 != 0 || columns % 16 != 0)) [[unlikely]] {
+        fail_misuse(api, "ifTranspose with mStep ", p.mStep, " and kStep ", p.kStep, " for ", sizeof(T),
+                    "-byte elements: the transposed window (", columns, " x ", rows,
+                    ") must fill whole 16 x ", c0, " fractals");
+    }
+    const int64_t src_stride = p.srcStride < 0 ? -int64_t(p.srcStride) : int64_t(p.srcStride);
+    auto src_at = [&](int64_t r, int64_t c) {
+        return ((c / c0) * src_stride + r / 16) * fe + (r % 16) * c0 + c % c0;
+    };
+    auto dst_at = [&](int64_t i, int64_t j) {  // element (i, j) of the Nz destination
+        return ((j / c0) * int64_t(p.dstStride) + i / 16) * fe + (i % 16) * c0 + j % c0;
+    };
+    const int64_t r0 = int64_t(p.mStartPosition) * 16, k0 = int64_t(p.kStartPosition) * c0;
+    const int64_t src_elements = src_at(r0 + rows - 1, k0 + columns - 1) + 1;
+    const int64_t dst_elements = p.ifTranspose ? dst_at(columns - 1, rows - 1) + 1 : dst_at(rows - 1, columns - 1) + 1;
+    require_elements(src, src_elements, api, "src (the fractals read)");
+    // A window of whole fractals may write past a tensor sized for the matrix (CANN's samples size
+    // them so); it must stay inside the buffer.
+    require_in_buffer(dst, dst_elements, api, "dst (the fractals written)");
+    issue(Pipe::MTE1, api, reads(src, uint64_t(src_elements) * sizeof(T)),
+          writes(dst, uint64_t(dst_elements) * sizeof(T)));
+    const T* from = src.landed_address();
+    T* to = dst.landed_address();
+    for (int64_t c = 0; c < columns; ++c) {
+        for (int64_t r = 0; r < rows; ++r) {
+            to[p.ifTranspose ? dst_at(c, r) : dst_at(r, c)] = from[src_at(r0 + r, k0 + c)];
+        }
+    }
+}
+
 // LoadDataWithTranspose: each repeat transposes one square. int4: four 16 x 64 fractals stacked
 // into a 64 x 64 square, split the same way after the transpose (into B2 only: the A2 has no int4
 // transpose into L0A); 1-byte elements: two 16 x 32 fractals stacked into a 32 x 32 square, split
@@ -182,13 +233,18 @@ struct Img2col {
     uint16_t channelSize, kExtension, mExtension, kStartPt, mStartPt;
     uint32_t strideW, strideH, filterW, filterH, dilationFilterW, dilationFilterH;
     bool enTranspose;
+    // The 950: fractals between the output's columns of fractals (the repeat register's dstStride).
+    uint16_t dstStride;
 };
 
 // LoadData (img2col): the feature map in L1 is NC1HWC0 (C1 = channelSize / C0 planes of l1H x l1W
 // rows of C0 channels). Its img2col matrix has one row per output position (ho, wo) and one column
 // per (c1, kh, kw, c0); the instruction moves the mExtension x kExtension window at (mStartPt,
 // kStartPt) of it into L0A in Zz order (transposed first if enTranspose) or into L0B in Zn order.
-// Positions outside the padded feature map read the padding value.
+// On the 950 (dav_3510 SetLoadDataRepeatStride / img2colv2_cbuf_to_ca / _cb) either destination
+// receives the window (transposed first if enTranspose) as Nz: columns of 16-row fractals, each
+// column dstStride fractals after the one before. Positions outside the padded feature map read the
+// padding value.
 template <typename T>
 inline void load_3d(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTensor<T>& src, const Img2col<T>& g) {
     const char* api = "LoadData(img2col)";
@@ -222,6 +278,7 @@ inline void load_3d(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTens
         bytes.dilationFilterW = g.dilationFilterW;
         bytes.dilationFilterH = g.dilationFilterH;
         bytes.enTranspose = false;
+        bytes.dstStride = g.dstStride;
         if (g.kStartPt % c0_of<T> != 0) [[unlikely]] {
             fail_misuse(api, "kStartPt ", g.kStartPt, " is not a multiple of C0 = ", c0_of<T>);
         }
@@ -243,7 +300,8 @@ inline void load_3d(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTens
                     " > 1 is not modelled by Canopy");
     }
     const bool to_l0b = dst.memory() == AscendC::Hardware::L0B;
-    if ((to_l0b || g.enTranspose) && sizeof(T) == 1) [[unlikely]] {
+    constexpr bool nz_output = __NPU_ARCH__ == 3510;
+    if (!nz_output && (to_l0b || g.enTranspose) && sizeof(T) == 1) [[unlikely]] {
         fail_misuse(api, "the A2 loads 1-byte elements only into L0A and without enTranspose");
     }
     constexpr int64_t c0 = c0_of<T>;
@@ -290,7 +348,22 @@ inline void load_3d(const AscendC::LocalTensor<T>& dst, const AscendC::LocalTens
     }
     const int64_t m_blocks = ceil_div(g.mExtension, to_l0b || g.enTranspose ? c0 : 16);
     const int64_t k_blocks = ceil_div(g.kExtension, to_l0b || g.enTranspose ? 16 : c0);
+    if (nz_output) {
+        // Each output column of fractals holds 16 rows of the (transposed) window; a stride below
+        // that makes the columns overlap.
+        const int64_t rows_out = g.enTranspose ? g.kExtension : g.mExtension;
+        const int64_t columns_out = g.enTranspose ? g.mExtension : g.kExtension;
+        if (ceil_div(columns_out, c0) > 1 && g.dstStride < ceil_div(rows_out, 16)) [[unlikely]] {
+            fail_misuse(api, "dstStride ", g.dstStride, " fractals is below the ", ceil_div(rows_out, 16),
+                        " fractals of a column of the ", rows_out, "-row output (set it with "
+                        "SetLoadDataRepeatWithStride): its columns would overlap");
+        }
+    }
     auto offset_of = [&](int64_t m, int64_t k) -> int64_t {
+        if (nz_output) {
+            if (g.enTranspose) return ((m / c0) * g.dstStride + k / 16) * fe + (k % 16) * c0 + m % c0;
+            return ((k / c0) * g.dstStride + m / 16) * fe + (m % 16) * c0 + k % c0;
+        }
         if (to_l0b) {  // Zn: fractals of C0 window rows x 16 window columns, stored column by column
             return ((m / c0) * k_blocks + k / 16) * fe + (k % 16) * c0 + m % c0;
         }
@@ -379,9 +452,17 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>&
 }
 
 template <typename T>
-__aicore__ inline void LoadData(const LocalTensor<T>&, const LocalTensor<T>&, const LoadData2DParamsV2&) {
+__aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                                const LoadData2DParamsV2& loadDataParams) {
+#if __NPU_ARCH__ == 3510
+    canopy::kernel::ascendc::load_2d_v2(dst, src, loadDataParams);
+#else
+    static_cast<void>(dst);
+    static_cast<void>(src);
+    static_cast<void>(loadDataParams);
     canopy::kernel::ascendc::fail_misuse("LoadData", "LoadData2DParamsV2 is the Ascend 950 (dav-3510) form; the "
-                                                     "modelled Atlas A2 (dav-2201) takes LoadData2DParams");
+                                                     "Atlas A2 (dav-2201) takes LoadData2DParams");
+#endif
 }
 
 template <typename T>
@@ -390,12 +471,14 @@ __aicore__ inline void LoadDataWithTranspose(const LocalTensor<T>& dst, const Lo
     canopy::kernel::ascendc::load_2d_transpose(dst, src, loadDataParams);
 }
 
-template <typename T, const IsResetLoad3dConfig& defaultConfig = IS_RESER_LOAD3D_DEFAULT_CONFIG, typename U = T,
-          typename std::enable_if<std::is_same<T, U>::value, bool>::type = true>
-__aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
-                                const LoadData3DParamsV2<U>& loadDataParams) {
-    using namespace canopy::kernel::ascendc;
-    const LoadData3DParamsV2<U>& p = loadDataParams;
+}  // namespace AscendC
+
+namespace canopy::kernel::ascendc {
+// The img2col settings of a LoadData3DParamsV2 load: from the parameters or, as the config says,
+// from the FMATRIX and padding registers.
+template <typename T, const AscendC::IsResetLoad3dConfig& defaultConfig, typename U>
+inline Img2col<T> img2col_of(const AscendC::LoadData3DParamsV2<U>& p) {
+    using namespace AscendC;
     const CubeRegisters& registers = cube_registers();
     Img2col<T> g{};
     if constexpr (defaultConfig.isSetFMatrix) {
@@ -421,8 +504,52 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>&
     g.dilationFilterW = p.dilationFilterW;
     g.dilationFilterH = p.dilationFilterH;
     g.enTranspose = p.enTranspose;
+    return g;
+}
+
+}  // namespace canopy::kernel::ascendc
+
+namespace AscendC {
+
+template <typename T, const IsResetLoad3dConfig& defaultConfig = IS_RESER_LOAD3D_DEFAULT_CONFIG, typename U = T,
+          typename std::enable_if<std::is_same<T, U>::value, bool>::type = true>
+__aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                                const LoadData3DParamsV2<U>& loadDataParams) {
+    using namespace canopy::kernel::ascendc;
+    Img2col<T> g = img2col_of<T, defaultConfig>(loadDataParams);
+#if __NPU_ARCH__ == 3510
+    // The 950's LoadData sets the repeat register's dstStride to the output's rows in fractals.
+    cube_registers().load3d_dst_stride =
+        uint16_t(ceil_div(loadDataParams.enTranspose ? loadDataParams.kExtension : loadDataParams.mExtension, 16));
+#endif
+    g.dstStride = cube_registers().load3d_dst_stride;
     load_3d(dst, src, g);
 }
+
+#if __NPU_ARCH__ == 3510
+// The 950's img2col load with the output stride the program set with SetLoadDataRepeatWithStride.
+template <typename T, const IsResetLoad3dConfig& defaultConfig = IS_RESER_LOAD3D_DEFAULT_CONFIG, typename U = T,
+          typename std::enable_if<std::is_same<T, U>::value, bool>::type = true>
+__aicore__ inline void LoadDataWithStride(const LocalTensor<T>& dst, const LocalTensor<T>& src,
+                                          const LoadData3DParamsV2<U>& loadDataParams) {
+    using namespace canopy::kernel::ascendc;
+    Img2col<T> g = img2col_of<T, defaultConfig>(loadDataParams);
+    g.dstStride = cube_registers().load3d_dst_stride;
+    load_3d(dst, src, g);
+}
+
+// The repeat register with its output stride (the 950 only; the A2 has SetLoadDataRepeat).
+__aicore__ inline void SetLoadDataRepeatWithStride(const LoadDataRepeatParamWithStride& repeatParams) {
+    if (repeatParams.repeatMode > 1) [[unlikely]] {
+        canopy::kernel::ascendc::fail_misuse("SetLoadDataRepeatWithStride", "repeatMode ", int(repeatParams.repeatMode),
+                                              " is not 0 (height) or 1 (width)");
+    }
+    canopy::kernel::ascendc::CubeRegisters& registers = canopy::kernel::ascendc::cube_registers();
+    registers.load3d_repeat = LoadDataRepeatParam(repeatParams.repeatStride, repeatParams.repeatTime,
+                                                  repeatParams.repeatMode);
+    registers.load3d_dst_stride = repeatParams.dstStride;
+}
+#endif
 
 template <typename T>
 __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>& src,
@@ -448,6 +575,7 @@ __aicore__ inline void LoadData(const LocalTensor<T>& dst, const LocalTensor<T>&
     g.strideH = uint8_t(p.filterConfig >> 8);
     g.strideW = uint8_t(p.filterConfig);
     g.enTranspose = p.enTranspose;
+    g.dstStride = registers.load3d_dst_stride;
     load_3d(dst, src, g);
 }
 
@@ -476,6 +604,11 @@ __aicore__ inline void SetLoadDataPaddingValue(const T padValue) {
 
 // L1 bytes the img2col loads address; reads past it wrap to the start of L1. 0 lifts the boundary.
 __aicore__ inline void SetLoadDataBoundary(uint32_t boundaryValue) {
+    if constexpr (__NPU_ARCH__ == 3510) {
+        // dav_3510 SetLoadDataBoundaryCal: "SetLoadDataBoundary is not supported on current device".
+        canopy::kernel::ascendc::fail_misuse("SetLoadDataBoundary", "the Ascend 950 has no img2col boundary register "
+                                             "(wrap the reads in the program, as CANN's set_loaddata_boundary sample does)");
+    }
     if (boundaryValue != 0 && boundaryValue < 1024) [[unlikely]] {
         canopy::kernel::ascendc::fail_misuse("SetLoadDataBoundary", "boundaryValue ", boundaryValue,
                                               " bytes is below the 1024-byte minimum (0 means no boundary)");

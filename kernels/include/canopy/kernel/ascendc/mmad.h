@@ -1,6 +1,8 @@
 #pragma once
-// Mmad: C (L0C, Nz) = init + A (L0A, Zz) x B (L0B, Zn) on the M pipe, for an m x k by k x n
-// product. The fractals are unpacked into dense matrices and multiplied with Eigen's GEMM in float
+// Mmad: C (L0C, Nz) = init + A (L0A) x B (L0B, Zn) on the M pipe, for an m x k by k x n
+// product. A is Zz on the A2 (the fractals of a row of fractals one after another) and Nz on the 950
+// (the fractals of a column of fractals one after another: CANN's Mmad documentation, "Ascend
+// 950PR/Ascend 950DT: A, L0A Buffer, M x K, Nz"); either way a fractal is 16 rows of c0 elements. The fractals are unpacked into dense matrices and multiplied with Eigen's GEMM in float
 // (int32 for int8 and int4 inputs), the cube unit's accumulation type. The initial C is zero
 // (cmatrixInitVal), the bias row in the bias table broadcast over the rows (cmatrixSource, or a
 // bias tensor in C2), or what L0C holds. Every overload goes through canopy::kernel::ascendc::mmad.
@@ -62,6 +64,9 @@ inline void ensure_size(Matrix& matrix, Eigen::Index rows, Eigen::Index cols) {
     if (matrix.rows() != rows || matrix.cols() != cols) matrix.resize(rows, cols);
 }
 
+// Whether Mmad reads A from L0A as Nz (the 950) rather than Zz (the A2).
+inline constexpr bool a_nz_layout = __NPU_ARCH__ == 3510;
+
 // Where the initial C of an Mmad comes from.
 enum class MmadInit { zero, l0c, bias_table };
 
@@ -80,17 +85,28 @@ inline void mmad(const AscendC::LocalTensor<Accumulator>& dst, const AscendC::Lo
         fail_misuse(api, "unitFlag ", int(p.unitFlag), " is not 0 (off), 2 or 3");
     }
     if (p.m == 0 || p.n == 0 || p.k == 0) return;
+    if (a_nz_layout && p.kDirectionAlign) [[unlikely]] {
+        fail_misuse(api, "kDirectionAlign is true; the Ascend 950 takes only false (K aligned to 8 for float)");
+    }
     if (packs_nibbles<Input> && p.k % 2 != 0) [[unlikely]] {
         fail_misuse(api, "k ", p.k, " must be even for int4b_t inputs (the cube reads them by bytes)");
     }
     constexpr int64_t c0 = c0_of<Input>;
+#if __NPU_ARCH__ == 3510
+    const bool gemv = p.m == 1 && !p.disableGemv;  // A is one contiguous row of k elements
+#else
     const bool gemv = p.m == 1;  // A is one contiguous row of k elements
+#endif
     const int64_t m_fractals = ceil_div(p.m, 16);
     const int64_t n_fractals = ceil_div(p.n, 16);
     const int64_t k_fractals = ceil_div(p.k, c0);
     // kDirectionAlign: a float A's rows in L0A are rounded up to 16 k-values (two fractals).
     const int64_t a_k_fractals =
         std::is_same_v<Input, float> && p.kDirectionAlign ? ceil_div(p.k, 16) * 2 : k_fractals;
+    // The element offset of A's fractal (mb, kb) in L0A: Zz on the A2, Nz on the 950.
+    const auto a_fractal = [&](int64_t mb, int64_t kb) {
+        return (a_nz_layout ? kb * m_fractals + mb : mb * a_k_fractals + kb) * 16 * c0;
+    };
     // The cube reads and writes whole fractals wherever m, n and k put them, past the end of tensors
     // sized for the unaligned matrix if need be (the samples size them so): the operands must stay
     // inside their buffers.
@@ -116,9 +132,8 @@ inline void mmad(const AscendC::LocalTensor<Accumulator>& dst, const AscendC::Lo
         const void* a = fm.landed_address();
         for (int64_t row = 0; row < (gemv ? 1 : m_fractals * 16); ++row) {
             for (int64_t column = 0; column < k_fractals * c0; ++column) {
-                const int64_t index = gemv ? column
-                                           : ((row / 16) * a_k_fractals + column / c0) * 16 * c0 + (row % 16) * c0 +
-                                                 column % c0;
+                const int64_t index =
+                    gemv ? column : a_fractal(row / 16, column / c0) + (row % 16) * c0 + column % c0;
                 scratch.a(row, column) = gemv && column >= p.k ? 0 : nibble_at(a, index);
             }
         }
@@ -137,7 +152,7 @@ inline void mmad(const AscendC::LocalTensor<Accumulator>& dst, const AscendC::Lo
             for (int64_t mb = 0; mb < m_fractals; ++mb) {
                 for (int64_t kb = 0; kb < k_fractals; ++kb) {
                     scratch.a.template block<16, c0>(mb * 16, kb * c0) =
-                        Fractal(a + (mb * a_k_fractals + kb) * 16 * c0).template cast<Accumulator>();
+                        Fractal(a + a_fractal(mb, kb)).template cast<Accumulator>();
                 }
             }
         }
