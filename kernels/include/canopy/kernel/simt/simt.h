@@ -1,0 +1,78 @@
+#pragma once
+// Canopy's SIMT runtime, the model behind CANN's simt_api (include/simt_api/*.h): the Ascend 950's
+// vector cores run SIMT code, up to 1024 threads per block in warps of 32. Here a block's threads are
+// user-space fibers on the worker thread that runs the block (kernels/src/simt_fiber.cpp), never an OS
+// thread per lane. A fiber runs threads one after another as plain calls until one of them waits (a
+// barrier, a warp collective); only then does another fiber take the next thread, so a kernel without
+// barriers costs one call per thread. A barrier or a warp collective that cannot complete (a thread
+// exited without reaching it, every thread waits) fails the launch naming kernel, block and thread.
+#include <cstddef>
+#include <cstdint>
+
+#include "canopy/kernel/block.h"
+
+// CUDA's dim3, as CANN's simt_api spells it (device_types.h): the shape of a grid or of a block.
+struct dim3 {
+    std::uint32_t x = 1;
+    std::uint32_t y = 1;
+    std::uint32_t z = 1;
+    constexpr dim3(std::uint32_t vx = 1, std::uint32_t vy = 1, std::uint32_t vz = 1) : x(vx), y(vy), z(vz) {}
+};
+
+namespace canopy::kernel::simt {
+
+inline constexpr std::uint32_t max_threads = 1024;  // threads of one block on a 950 vector core
+inline constexpr std::uint32_t warp_size = 32;
+
+// The running SIMT thread: its index in the block and the block's shape.
+struct ThreadState {
+    dim3 thread_idx;
+    std::uint32_t linear = 0;  // x + y*bx + z*bx*by
+};
+struct Shape {
+    dim3 grid;
+    dim3 block;
+    dim3 block_idx;
+};
+
+namespace detail {
+extern CANOPY_KERNEL_API __attribute__((tls_model("initial-exec"))) __thread ThreadState* running_thread;
+extern CANOPY_KERNEL_API __attribute__((tls_model("initial-exec"))) __thread Shape* running_shape;
+[[noreturn]] CANOPY_KERNEL_API void outside_simt(const char* api);
+}  // namespace detail
+
+inline const ThreadState& thread() {
+    if (ThreadState* t = detail::running_thread) [[likely]] return *t;
+    detail::outside_simt("threadIdx");
+}
+inline const Shape& shape() {
+    if (Shape* s = detail::running_shape) [[likely]] return *s;
+    detail::outside_simt("blockIdx / blockDim / gridDim");
+}
+
+// Runs one SIMT block of `threads` threads on the calling worker: `body(context)` once per thread,
+// each on a fiber, with blockIdx taken from the running block (current_block()) laid out over
+// `grid`. `api` names the launch form in errors. Returns when every thread has returned; a thread's
+// fault, an unreachable barrier or a deadlock raise a KernelFault naming the thread.
+CANOPY_KERNEL_API void run_block(const char* api, dim3 grid, dim3 threads, void (*body)(void* context), void* context);
+
+// Template front end: a callable run by every thread.
+template <class Body>
+void run_threads(const char* api, dim3 grid, dim3 threads, const Body& body) {
+    run_block(api, grid, threads, [](void* context) { (*static_cast<const Body*>(context))(); },
+              const_cast<void*>(static_cast<const void*>(&body)));
+}
+
+// asc_syncthreads(): waits until every thread of the block has called it.
+CANOPY_KERNEL_API void sync_threads();
+
+// A warp collective: every live lane of the caller's warp deposits `value`; once all have, each
+// lane gets the warp's 32 values (lanes that exited read as 0) and the mask of lanes that took part.
+struct WarpValues {
+    const std::uint64_t* values;
+    std::uint32_t active;  // bit i: lane i took part
+    std::uint32_t lanes;   // lanes in this warp (the last warp of a block may have fewer than 32)
+};
+CANOPY_KERNEL_API WarpValues warp_exchange(const char* api, std::uint64_t value);
+
+}  // namespace canopy::kernel::simt
