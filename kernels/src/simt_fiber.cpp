@@ -160,16 +160,13 @@ struct Block {
     std::int64_t block_index;
     Shape shape;
     std::uint32_t count;
-    void (*body)(void*);
-    void* context;
-    std::uint32_t next = 0;     // next thread to start
-    std::uint32_t exited = 0;
-    ThreadState first_exited;  // the first thread that returned
+    ThreadBatch batch;
+    const void* body;
+    ThreadLoop loop;
     std::uint32_t arrived = 0;  // at the block barrier
     std::vector<Fiber*> barrier_waiters;
     // Warps' collective state, made when a warp collective first runs (most kernels have none).
     std::vector<Warp> warps;
-    std::uint16_t exited_in_warp[max_threads / warp_size] = {};
     std::vector<Fiber*> runnable;  // a queue: runnable[runnable_head..]
     std::size_t runnable_head = 0;
     std::exception_ptr error;
@@ -301,6 +298,13 @@ std::string thread_name(const ThreadState& t) {
            std::to_string(t.thread_idx.y) + "," + std::to_string(t.thread_idx.z) + ")";
 }
 
+ThreadState thread_at(std::uint32_t linear, dim3 dims) {
+    ThreadState t;
+    t.linear = linear;
+    t.thread_idx = dim3(linear % dims.x, (linear / dims.x) % dims.y, linear / (dims.x * dims.y));
+    return t;
+}
+
 // Fails the block: records the fault, which run_block raises on the worker's own stack.
 [[noreturn]] void fail_block(Fiber* fiber, const char* api, const std::string& detail) {
     Block& block = *fiber->block;
@@ -310,6 +314,7 @@ std::string thread_name(const ThreadState& t) {
         if (!block.failed) block.error = std::current_exception();
     }
     block.failed = true;
+    block.loop.failed = true;
     fiber->holding = true;  // its stack holds this frame: released, never reused
     for (;;) leave(fiber);  // never resumed: the scheduler stops the block
 }
@@ -326,8 +331,6 @@ void wait(Fiber* fiber, const char* what) {
 
 void thread_exits(Fiber* fiber) {
     Block& block = *fiber->block;
-    if (block.exited++ == 0) block.first_exited = fiber->thread;
-    ++block.exited_in_warp[fiber->thread.linear / warp_size];
     if (block.arrived > 0) {
         fail_block(fiber, "asc_syncthreads",
                    thread_name(fiber->thread) + " returned while " + std::to_string(block.arrived) +
@@ -354,22 +357,15 @@ void fiber_main(Fiber* fiber) {
 #endif
     for (;;) {
         Block* block = fiber->block;
-        while (!block->failed && block->next < block->count) {
-            const std::uint32_t linear = block->next++;
-            const dim3 dims = block->shape.block;
-            fiber->thread.linear = linear;
-            fiber->thread.thread_idx = dim3(linear % dims.x, (linear / dims.x) % dims.y, linear / (dims.x * dims.y));
-            fiber->holding = true;
-            try {
-                block->body(block->context);
-            } catch (...) {
-                if (!block->failed) block->error = std::current_exception();
-                block->failed = true;
-                fiber->holding = false;
-                break;
-            }
+        fiber->holding = true;
+        try {
+            block->batch(block->body, block->loop, fiber->thread);
             fiber->holding = false;
-            thread_exits(fiber);
+        } catch (...) {
+            if (!block->failed) block->error = std::current_exception();
+            block->failed = true;
+            block->loop.failed = true;
+            fiber->holding = false;
         }
         // Idle: back to the pool; the scheduler hands this fiber a block again.
         leave(fiber);
@@ -384,7 +380,13 @@ Fiber* running_fiber(const char* api) {
 
 }  // namespace
 
-void run_block(const char* api, dim3 grid, dim3 threads, void (*body)(void*), void* context) {
+void thread_exited_slow(ThreadLoop& loop, const ThreadState& state) {
+    static_cast<void>(loop);
+    static_cast<void>(state);
+    thread_exits(running_fiber("SIMT"));
+}
+
+void run_block(const char* api, dim3 grid, dim3 threads, ThreadBatch batch, const void* body) {
     const std::uint64_t count = std::uint64_t(threads.x) * threads.y * threads.z;
     BlockContext& ctx = current_block();
     if (threads.x == 0 || threads.y == 0 || threads.z == 0 || count > max_threads) {
@@ -404,8 +406,10 @@ void run_block(const char* api, dim3 grid, dim3 threads, void (*body)(void*), vo
     block.shape.block_idx = dim3(static_cast<std::uint32_t>(index % grid.x), static_cast<std::uint32_t>((index / grid.x) % grid.y),
                                  static_cast<std::uint32_t>(index / (std::uint64_t(grid.x) * grid.y)));
     block.count = static_cast<std::uint32_t>(count);
+    block.batch = batch;
     block.body = body;
-    block.context = context;
+    block.loop.count = block.count;
+    block.loop.dims = threads;
     Shape* saved_shape = detail::running_shape;
     detail::running_shape = &block.shape;
     worker.block = &block;
@@ -427,7 +431,7 @@ void run_block(const char* api, dim3 grid, dim3 threads, void (*body)(void*), vo
                 block.runnable.clear();
                 block.runnable_head = 0;
             }
-        } else if (block.next < block.count) {
+        } else if (block.loop.next < block.count && !block.loop.failed) {
             if (worker.idle.empty()) {
                 fiber = new_fiber();
             } else {
@@ -439,7 +443,7 @@ void run_block(const char* api, dim3 grid, dim3 threads, void (*body)(void*), vo
         } else {
             // Nothing can run: either every thread returned, or the rest wait for ever.
             for (Fiber* f : used) {
-                if (f->holding) {
+                if (f->waits != nullptr) {
                     deadlock = thread_name(f->thread) + " waits at " + (f->waits ? f->waits : "?");
                     break;
                 }
@@ -457,17 +461,18 @@ void run_block(const char* api, dim3 grid, dim3 threads, void (*body)(void*), vo
     if (!deadlock.empty()) {
         raise(ACL_ERROR_RT_AICORE_EXCEPTION, "SIMT",
               "deadlock: every live thread of the block waits and none can proceed; " + deadlock +
-                  (block.exited > 0 ? " (" + std::to_string(block.exited) + " threads had returned)" : std::string()));
+                  (block.loop.exited > 0 ? " (" + std::to_string(block.loop.exited) + " threads had returned)" : std::string()));
     }
 }
 
 void sync_threads() {
     Fiber* fiber = running_fiber("asc_syncthreads");
     Block& block = *fiber->block;
-    if (block.exited > 0) {
+    block.loop.waited = true;
+    if (block.loop.exited > 0) {
         fail_block(fiber, "asc_syncthreads",
-                   thread_name(fiber->thread) + " waits at asc_syncthreads, but " + thread_name(block.first_exited) +
-                       (block.exited > 1 ? " and " + std::to_string(block.exited - 1) + " other threads" : std::string()) +
+                   thread_name(fiber->thread) + " waits at asc_syncthreads, but " + thread_name(thread_at(block.loop.first_exited, block.shape.block)) +
+                       (block.loop.exited > 1 ? " and " + std::to_string(block.loop.exited - 1) + " other threads" : std::string()) +
                        " of its block returned without reaching it: a block barrier must be reached by every thread");
     }
     if (++block.arrived == block.count) {
@@ -483,12 +488,13 @@ void sync_threads() {
 WarpValues warp_exchange(const char* api, std::uint64_t value) {
     Fiber* fiber = running_fiber(api);
     Block& block = *fiber->block;
+    block.loop.waited = true;
     if (block.warps.empty()) {
         block.warps.resize((block.count + warp_size - 1) / warp_size);
         for (std::size_t i = 0; i < block.warps.size(); ++i) {
             const std::uint32_t lanes = std::min<std::uint32_t>(warp_size, block.count - std::uint32_t(i) * warp_size);
             block.warps[i].lanes = lanes;
-            block.warps[i].live = lanes - block.exited_in_warp[i];
+            block.warps[i].live = lanes - block.loop.exited_in_warp[i];
         }
     }
     Warp& warp = block.warps[fiber->thread.linear / warp_size];

@@ -50,17 +50,57 @@ inline const Shape& shape() {
     detail::outside_simt("blockIdx / blockDim / gridDim");
 }
 
-// Runs one SIMT block of `threads` threads on the calling worker: `body(context)` once per thread,
-// each on a fiber, with blockIdx taken from the running block (current_block()) laid out over
-// `grid`. `api` names the launch form in errors. Returns when every thread has returned; a thread's
-// fault, an unreachable barrier or a deadlock raise a KernelFault naming the thread.
-CANOPY_KERNEL_API void run_block(const char* api, dim3 grid, dim3 threads, void (*body)(void* context), void* context);
+// The part of a running SIMT block that the per-thread loop reads and writes, inline in the
+// kernel's own code (run_threads), so that a kernel without barriers runs as a plain loop over its
+// threads with the body inlined.
+struct ThreadLoop {
+    std::uint32_t next = 0;   // the next thread to start
+    std::uint32_t count = 0;  // threads in the block
+    dim3 next_idx{0, 0, 0};   // its threadIdx
+    dim3 dims;                // blockDim
+    std::uint32_t exited = 0;
+    std::uint32_t first_exited = 0;  // the first thread that returned, once exited > 0
+    bool failed = false;
+    bool waited = false;      // a barrier or warp collective has run: exits take thread_exited_slow
+    std::uint16_t exited_in_warp[max_threads / warp_size] = {};
+};
+
+// Runs threads of the block on the calling fiber, one after another, until none is left to start.
+using ThreadBatch = void (*)(const void* body, ThreadLoop& loop, ThreadState& state);
+
+// Runs one SIMT block of `threads` threads on the calling worker: `batch(body, ...)` on fibers, with
+// blockIdx taken from the running block (current_block()) laid out over `grid`. `api` names the
+// launch form in errors. Returns when every thread has returned; a thread's fault, an unreachable
+// barrier or a deadlock raise a KernelFault naming the thread.
+CANOPY_KERNEL_API void run_block(const char* api, dim3 grid, dim3 threads, ThreadBatch batch, const void* body);
+// A thread returned while barriers or collectives were in use: the checks of thread_exited.
+CANOPY_KERNEL_API void thread_exited_slow(ThreadLoop& loop, const ThreadState& state);
+
+template <class Body>
+void thread_batch(const void* body, ThreadLoop& loop, ThreadState& state) {
+    const Body& run = *static_cast<const Body*>(body);
+    while (loop.next < loop.count && !loop.failed) {
+        // threadIdx steps through x, then y, then z (no divisions: this runs once per thread).
+        state.linear = loop.next++;
+        state.thread_idx = loop.next_idx;
+        if (++loop.next_idx.x == loop.dims.x) {
+            loop.next_idx.x = 0;
+            if (++loop.next_idx.y == loop.dims.y) {
+                loop.next_idx.y = 0;
+                ++loop.next_idx.z;
+            }
+        }
+        run();
+        if (loop.exited++ == 0) loop.first_exited = state.linear;
+        ++loop.exited_in_warp[state.linear / warp_size];
+        if (loop.waited) thread_exited_slow(loop, state);
+    }
+}
 
 // Template front end: a callable run by every thread.
 template <class Body>
 void run_threads(const char* api, dim3 grid, dim3 threads, const Body& body) {
-    run_block(api, grid, threads, [](void* context) { (*static_cast<const Body*>(context))(); },
-              const_cast<void*>(static_cast<const void*>(&body)));
+    run_block(api, grid, threads, &thread_batch<Body>, &body);
 }
 
 // asc_syncthreads(): waits until every thread of the block has called it.
