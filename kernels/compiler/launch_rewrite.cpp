@@ -316,6 +316,151 @@ private:
     std::vector<Definition>& definitions_;
 };
 
+// A __ubuf__ array the source declares (canopy/kernel/ub_array.h): `__ubuf__ T x[N]` in a function
+// (a kernel, a __simd_vf__ or __simt_vf__ function, or what they call), static or not, and
+// `extern __ubuf__ T x[]` anywhere. __ubuf__ expands to nothing, so a declaration is one when the
+// word is written among its declaration specifiers, before its name.
+struct UbufArray {
+    SourceLocation specifiers;  // where its specifiers begin, `static` / `extern` included
+    SourceLocation name;
+    SourceLocation declarator_end;  // the last `]`
+    std::string text;           // [specifiers, name) as written
+    std::string identifier;
+    bool dynamic = false;       // extern, of unknown bound
+    bool local = false;
+    bool single = true;         // the only declarator of its declaration
+};
+
+class UbufArrayFinder : public RecursiveASTVisitor<UbufArrayFinder> {
+public:
+    UbufArrayFinder(ASTContext& context, std::vector<UbufArray>& arrays, std::vector<std::string>& errors)
+        : context_(context), sources_(context.getSourceManager()), arrays_(arrays), errors_(errors) {}
+
+    bool VisitDeclStmt(DeclStmt* statement) {
+        if (!statement->isSingleDecl()) {
+            for (Decl* declaration : statement->decls()) multi_.insert(declaration);
+        }
+        return true;
+    }
+
+    bool VisitVarDecl(VarDecl* var) {
+        if (isa<ParmVarDecl>(var) || !var->getType()->isArrayType()) return true;
+        if (var->getTemplateSpecializationKind() == TSK_ImplicitInstantiation) return true;
+        SourceLocation begin = var->getOuterLocStart();
+        SourceLocation name = var->getLocation();
+        if (begin.isInvalid() || name.isInvalid() || sources_.isInSystemHeader(sources_.getExpansionLoc(name))) {
+            return true;
+        }
+        if (begin.isMacroID() || name.isMacroID()) {
+            CharSourceRange range = sources_.getExpansionRange(SourceRange(begin, name));
+            if (Lexer::getSourceText(range, sources_, context_.getLangOpts()).contains("__ubuf__")) {
+                report(name, "a __ubuf__ array declared inside a macro cannot be placed in the UB; write it out");
+            }
+            return true;
+        }
+        // The words written before the specifiers clang records (which begin at the first word that is
+        // not an empty macro): __ubuf__ itself, static, extern, ...
+        FileID file = sources_.getFileID(begin);
+        llvm::StringRef buffer = sources_.getBufferData(file);
+        std::size_t start = sources_.getFileOffset(begin);
+        static const std::set<std::string> words{"__ubuf__", "static", "extern", "const", "volatile",
+                                                 "__aicore__", "inline", "constexpr", "thread_local"};
+        for (;;) {
+            std::size_t at = start;
+            while (at > 0 && std::isspace(static_cast<unsigned char>(buffer[at - 1]))) --at;
+            std::size_t word_end = at;
+            while (at > 0 && (std::isalnum(static_cast<unsigned char>(buffer[at - 1])) || buffer[at - 1] == '_')) --at;
+            if (at == word_end || words.count(buffer.substr(at, word_end - at).str()) == 0) break;
+            start = at;
+        }
+        const std::size_t name_offset = sources_.getFileOffset(name);
+        if (sources_.getFileID(name) != file || name_offset < start) return true;
+        std::string text = buffer.substr(start, name_offset - start).str();
+        if (!has_word(text, "__ubuf__")) return true;
+
+        UbufArray array;
+        array.specifiers = sources_.getLocForStartOfFile(file).getLocWithOffset(static_cast<int>(start));
+        array.name = name;
+        array.text = text;
+        array.identifier = var->getNameAsString();
+        array.local = var->getLexicalDeclContext()->isFunctionOrMethod();
+        array.single = multi_.count(var) == 0;
+        array.declarator_end = var->getTypeSourceInfo()->getTypeLoc().getEndLoc();
+        if (array.declarator_end.isMacroID()) {
+            report(name, "the bound of __ubuf__ array " + array.identifier +
+                             " ends inside a macro; it cannot be placed in the UB");
+            return true;
+        }
+        const Type* type = var->getType()->getAsArrayTypeUnsafe();
+        array.dynamic = isa<IncompleteArrayType>(type);
+        if (array.dynamic) {
+            if (!var->hasExternalStorage()) {
+                report(name, "__ubuf__ array " + array.identifier + " has no bound: only extern __ubuf__ T " +
+                                 array.identifier + "[] (the launch's dynamic UB) may");
+                return true;
+            }
+            if (!array.single) {
+                report(name, "extern __ubuf__ array " + array.identifier +
+                                 " must be the only name of its declaration to be bound to the dynamic UB");
+                return true;
+            }
+        } else {
+            if (!array.local) {
+                report(name, "__ubuf__ array " + array.identifier +
+                                 " is declared outside a function: Canopy places the fixed-size __ubuf__ arrays "
+                                 "that kernels and the functions they call declare");
+                return true;
+            }
+            // An element type with a constructor has an implicit one (not written): the UB is not
+            // constructed into, on the NPU either.
+            const auto* construct = dyn_cast_or_null<CXXConstructExpr>(var->getInit());
+            const bool written = var->hasInit() && (construct == nullptr || construct->getParenOrBraceRange().isValid());
+            if (written) {
+                report(name, "__ubuf__ array " + array.identifier + " has an initializer; the UB is not initialized "
+                             "by a declaration: fill it with the kernel's copies or vector instructions");
+                return true;
+            }
+            if (var->hasExternalStorage()) return true;  // a block-scope extern of a fixed array: a redeclaration
+        }
+        if (!seen_.insert(name.getRawEncoding()).second) return true;
+        arrays_.push_back(array);
+        return true;
+    }
+
+    static bool has_word(const std::string& text, const std::string& word) {
+        for (std::size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+            bool before = at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_');
+            std::size_t end = at + word.size();
+            bool after = end >= text.size() || !(std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_');
+            if (before && after) return true;
+        }
+        return false;
+    }
+
+private:
+    void report(SourceLocation at, const std::string& what) {
+        PresumedLoc where = sources_.getPresumedLoc(sources_.getExpansionLoc(at));
+        errors_.push_back(std::string(where.getFilename()) + ":" + std::to_string(where.getLine()) + ": error: " + what);
+    }
+    ASTContext& context_;
+    SourceManager& sources_;
+    std::vector<UbufArray>& arrays_;
+    std::vector<std::string>& errors_;
+    std::set<const Decl*> multi_;
+    std::set<unsigned> seen_;
+};
+
+// Blanks each whole `word` of `text` (spaces, so that columns keep their place).
+std::string blank_word(std::string text, const std::string& word) {
+    for (std::size_t at = text.find(word); at != std::string::npos; at = text.find(word, at + 1)) {
+        bool before = at == 0 || !(std::isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_');
+        std::size_t end = at + word.size();
+        bool after = end >= text.size() || !(std::isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_');
+        if (before && after) text.replace(at, word.size(), std::string(word.size(), ' '));
+    }
+    return text;
+}
+
 // The site's symbol field: `, reinterpret_cast<const void*>(&::kernel)`, or nothing (null).
 std::string symbol_literal(const Site& site) {
     if (site.kernel == nullptr || !site.one_kernel) return "";
@@ -460,7 +605,11 @@ public:
         traverse_own_declarations(LaunchFinder(context, cube_only, sites, errors_), context);
         std::vector<Definition> definitions;
         traverse_own_declarations(DefinitionFinder(context, cube_only, definitions), context);
-        if (!errors_.empty() || (sites.empty() && definitions.empty() && filtered_.empty())) return;
+        std::vector<UbufArray> ubuf_arrays;
+        traverse_own_declarations(UbufArrayFinder(context, ubuf_arrays, errors_), context);
+        if (!errors_.empty() || (sites.empty() && definitions.empty() && filtered_.empty() && ubuf_arrays.empty())) {
+            return;
+        }
 
         Rewriter rewriter(context.getSourceManager(), context.getLangOpts());
         SourceManager& sources = context.getSourceManager();
@@ -479,6 +628,7 @@ public:
             rewriter.ReplaceText(CharSourceRange::getCharRange(site.callee_begin, site.open.getLocWithOffset(3)), head);
             rewriter.ReplaceText(CharSourceRange::getCharRange(site.close, site.close.getLocWithOffset(3)), ")");
         }
+        for (const UbufArray& array : ubuf_arrays) rewrite_ubuf_array(rewriter, array);
         int counter = 0;
         for (const Definition& definition : definitions) {
             std::string symbol = definition.overloaded
@@ -498,6 +648,42 @@ public:
     }
 
 private:
+    // A __ubuf__ array, in place (canopy/kernel/ub_array.h): `__ubuf__ T x[N]` becomes
+    // `__ubuf__ T (&x)[N] = ::canopy::kernel::ub_array([] {}, "x")` (a static one loses `static`:
+    // its place is per block); `extern __ubuf__ T x[]` becomes
+    // `static constexpr ::canopy::kernel::UbDynamic<__ubuf__ T []> x{"x"}` (`inline constexpr` outside
+    // a function).
+    void rewrite_ubuf_array(Rewriter& rewriter, const UbufArray& array) {
+        const std::string name = c_string_literal(array.identifier);
+        const SourceLocation after_name = array.name.getLocWithOffset(static_cast<int>(array.identifier.size()));
+        if (array.dynamic) {
+            SourceManager& sources = rewriter.getSourceMgr();
+            const std::string bounds =
+                Lexer::getSourceText(CharSourceRange::getCharRange(
+                                         after_name, Lexer::getLocForEndOfToken(array.declarator_end, 0, sources,
+                                                                                rewriter.getLangOpts())),
+                                     sources, rewriter.getLangOpts())
+                    .str();
+            const std::string element = blank_word(blank_word(array.text, "extern"), "static");
+            rewriter.ReplaceText(
+                CharSourceRange::getTokenRange(array.specifiers, array.declarator_end),
+                std::string(array.local ? "static constexpr" : "inline constexpr") +
+                    " ::canopy::kernel::UbDynamic<" + trim(element) + " " + bounds + "> " + array.identifier + "{" +
+                    name + "}");
+            return;
+        }
+        const std::string unstatic = blank_word(array.text, "static");
+        for (std::size_t at = 0; at < unstatic.size(); ++at) {
+            if (unstatic[at] == array.text[at]) continue;
+            const SourceLocation word = array.specifiers.getLocWithOffset(static_cast<int>(at));
+            if (blanked_.insert(word.getRawEncoding()).second) rewriter.ReplaceText(word, 6, "      ");
+            at += 5;
+        }
+        rewriter.InsertTextBefore(array.name, "(&");
+        rewriter.InsertTextAfter(after_name, ")");
+        rewriter.InsertTextAfterToken(array.declarator_end, " = ::canopy::kernel::ub_array([] {}, " + name + ")");
+    }
+
     // CANN's generated launch function of an extern "C" kernel, `uint32_t aclrtlaunch_<kernel>(uint32_t
     // numBlocks, aclrtStream stream, args...)`: declared in <launch functions dir>/aclrtlaunch_<kernel>.h
     // (plain C++ over acl/acl_base.h, for host code that does not see the kernel) and defined, as the
@@ -576,6 +762,7 @@ private:
     }
 
     Preprocessor& preprocessor_;
+    std::set<unsigned> blanked_;  // the `static` words of __ubuf__ arrays already blanked
     const bool& core_type_used_;
     std::string overlay_dir_;
     std::string launch_functions_;

@@ -87,6 +87,8 @@ struct LaunchState {
     bool saturates;  // the stream's float mode is saturation
     // Installed when the launch started: each block reports to it (the timeline's worker tracks).
     engine::Observer* observer = nullptr;
+    // The launch's dynUBufSize, the last bytes of ub_bytes (extern __ubuf__ arrays, ub_array.h).
+    std::size_t ub_dynamic_bytes = 0;
     // Set by the first failing block so that blocks not yet started are skipped.
     std::atomic<bool> failed{false};
     std::atomic<bool> overflowed{false};
@@ -510,7 +512,8 @@ public:
           block_(current_block()),
           block_idx_(&::block_idx),
           block_num_(&::block_num),
-          saved_{block_.index, block_.count, block_.ub, block_.ub_bytes, block_.kernel, block_.group,
+          saved_{block_.index, block_.count, block_.ub, block_.ub_bytes, block_.ub_dynamic_bytes, block_.ub_arrays,
+                 block_.kernel, block_.group,
                  *block_idx_, *block_num_, block_.vector, block_.registers, block_.core_type,
                  block_.sub_block_idx, block_.task_ratio, block_.cores, block_.pipes, block_.moves,
                  deferred_move_count, deferred_store_count} {
@@ -531,6 +534,7 @@ public:
         ub_ = ub;
         block_.ub = ub;
         block_.ub_bytes = launch.ub_bytes;
+        block_.ub_dynamic_bytes = launch.ub_dynamic_bytes;
         block_.kernel = launch.kernel;
         block_.cores = launch.cores;
         block_.group = launch.group;
@@ -548,6 +552,8 @@ public:
         block_.count = saved_.count;
         block_.ub = saved_.ub;
         block_.ub_bytes = saved_.ub_bytes;
+        block_.ub_dynamic_bytes = saved_.ub_dynamic_bytes;
+        block_.ub_arrays = saved_.ub_arrays;
         block_.kernel = saved_.kernel;
         block_.group = saved_.group;
         block_.vector = saved_.vector;
@@ -597,6 +603,9 @@ public:
         // An AIC has no Unified Buffer: its vector and UB copies fail as "no Unified Buffer".
         block_.ub = aic ? nullptr : ub_;
         block_.ub_bytes = aic ? 0 : launch_.ub_bytes;
+        block_.ub_dynamic_bytes = aic ? 0 : launch_.ub_dynamic_bytes;
+        block_.ub_arrays.count = 0;
+        block_.ub_arrays.top = 0;
         pipes_.reset();
         moves_.reset();
         unwinding_fault().reset();
@@ -654,6 +663,8 @@ private:
         std::int64_t count;
         std::byte* ub;
         std::size_t ub_bytes;
+        std::size_t ub_dynamic_bytes;
+        UbArrays ub_arrays;
         const char* kernel;
         CooperativeGroup* group;
         std::int64_t block_idx;
@@ -833,6 +844,7 @@ struct LaunchWork {
         LaunchState launch{kernel, std::uint32_t{blocks_minus_one} + 1, stream.device().config().ub_bytes + dyn_ubuf_bytes,
                            call, cores, nullptr, stream, run.task_id(), stream.overflow_detection(),
                            stream.float_mode() == engine::FloatMode::saturation, run.observer()};
+        launch.ub_dynamic_bytes = dyn_ubuf_bytes;
         // Recorded even when a block faults: the flags it raised before the fault are real.
         struct OverflowRecorder {
             LaunchState& launch;

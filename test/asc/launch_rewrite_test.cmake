@@ -114,6 +114,7 @@ function(expect_refused input pattern)
   endif()
 endfunction()
 expect_refused(rewrite_bad_input.asc "rewrite_bad_input.asc:4:[0-9]+: error: no viable constructor.*requires at most 5 arguments, but 6 were provided")
+expect_refused(rewrite_ubuf_bad_input.asc "rewrite_ubuf_bad_input.asc:4: error: __ubuf__ array ones has an initializer")
 expect_refused(rewrite_macro_input.asc "rewrite_macro_input.asc:6: error: a <<<>>> launch written inside a macro cannot be rewritten")
 message(STATUS "canopy-launch-rewrite: the four-value configuration and the launch in a macro are refused")
 

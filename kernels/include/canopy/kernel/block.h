@@ -48,6 +48,17 @@ struct KernelCores {
     constexpr std::uint32_t per_block() const { return std::uint32_t{aic} + aiv; }
 };
 
+// The places of the fixed-size __ubuf__ arrays a block declared (canopy/kernel/ub_array.h): the
+// declaration site of each and its UB byte offset, and the static region's first free byte. Reset
+// before every block runs.
+struct UbArrays {
+    static constexpr std::uint32_t max_sites = 64;
+    std::uint32_t count = 0;
+    std::uint32_t top = 0;
+    const void* sites[max_sites];
+    std::uint32_t offsets[max_sites];
+};
+
 // Per-block bookkeeping of the pipe model (kernels/src/pipe_model.cpp, canopy/kernel/pipes.h) and of
 // the moves MTE2 has not landed yet (kernels/src/deferred_moves.cpp, canopy/kernel/deferred_moves.h).
 struct PipeCounters;
@@ -58,6 +69,7 @@ struct BlockContext {
     std::int64_t count = 0;
     std::byte* ub = nullptr;        // this block's Unified Buffer: 32-byte aligned, reused across blocks
     std::size_t ub_bytes = 0;       // configured UB size plus the launch's dynUBufSize
+    std::size_t ub_dynamic_bytes = 0;  // the launch's dynUBufSize: the last bytes of `ub` (ub_array.h)
     const char* kernel = nullptr;   // kernel name, for error messages
     // A misuse found where throwing is not possible (a destructor, such as TPipe's finding buffers
     // still held at kernel end). The launcher checks it when the block returns.
@@ -76,6 +88,7 @@ struct BlockContext {
     std::int64_t sub_block_idx = 0;
     std::int64_t task_ratio = 1;
     KernelCores cores;
+    UbArrays ub_arrays;
     // The running block's pipes and the order between them; owned by the launcher.
     PipeCounters* pipes = nullptr;  // a PipeState (kernels/src/pipe_model.h)
     DeferredMoves* moves = nullptr;

@@ -74,6 +74,8 @@ namespace {
 // a source naming them before (or without) including kernel_operator.h compiles, and so that
 // the launch rewrite's parse sees its kernels as __global__ functions.
 #include "canopy/kernel/qualifiers.h"
+// What canopy-launch-rewrite turns a kernel's own __ubuf__ arrays into.
+#include "canopy/kernel/ub_array.h"
 #endif
 
 namespace canopy::kernel {
