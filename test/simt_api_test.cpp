@@ -143,10 +143,10 @@ TEST_CASE("a deadlock (a lane at a shuffle, the others at the barrier) fails the
     CHECK(contains(message, "waits at asc_s"));
 }
 
-TEST_CASE("more than 1024 threads in a block fail the launch") {
+TEST_CASE("more than 2048 threads in a block fail the launch") {
     canopy_test::Runtime runtime;
     canopy_test::Stream stream;
     REQUIRE_ACL(launch_simt_too_many_threads(stream));
     CHECK(aclrtSynchronizeStream(stream) == ACL_ERROR_RT_AICORE_EXCEPTION);
-    CHECK(contains(recent_error(), "2048x1x1 threads"));
+    CHECK(contains(recent_error(), "4096x1x1 threads"));
 }

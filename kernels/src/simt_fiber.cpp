@@ -110,6 +110,11 @@ extern "C" void canopy_simt_start();
 #include <ucontext.h>
 #endif
 
+__thread dim3 threadIdx{0, 0, 0};
+__thread dim3 blockIdx{0, 0, 0};
+__thread dim3 blockDim{0, 0, 0};
+__thread dim3 gridDim{0, 0, 0};
+
 namespace canopy::kernel::simt {
 
 namespace detail {
@@ -210,6 +215,7 @@ void enter(Fiber* fiber) {
     Worker& w = worker;
     w.current = fiber;
     detail::running_thread = &fiber->thread;
+    threadIdx = fiber->thread.thread_idx;
 #ifdef CANOPY_SIMT_TSAN
     if (w.tsan_scheduler == nullptr) w.tsan_scheduler = __tsan_get_current_fiber();
     __tsan_switch_to_fiber(fiber->tsan, 0);
@@ -412,15 +418,24 @@ void run_block(const char* api, dim3 grid, dim3 threads, ThreadBatch batch, cons
     block.loop.dims = threads;
     Shape* saved_shape = detail::running_shape;
     detail::running_shape = &block.shape;
+    const dim3 saved[4] = {threadIdx, blockIdx, blockDim, gridDim};
+    blockIdx = block.shape.block_idx;
+    blockDim = block.shape.block;
+    gridDim = block.shape.grid;
     worker.block = &block;
     std::vector<Fiber*> used;
     struct Restore {
         Shape* shape;
+        const dim3* builtins;
         ~Restore() {
             detail::running_shape = shape;
             worker.block = nullptr;
+            threadIdx = builtins[0];
+            blockIdx = builtins[1];
+            blockDim = builtins[2];
+            gridDim = builtins[3];
         }
-    } restore{saved_shape};
+    } restore{saved_shape, saved};
     std::string deadlock;
     for (;;) {
         if (block.failed) break;

@@ -117,5 +117,5 @@ uint32_t launch_simt_deadlock(void* stream)
 }
 uint32_t launch_simt_too_many_threads(void* stream)
 {
-    return simt_add<<<1, 2048, 0, stream>>>(nullptr, nullptr, nullptr, 0);
+    return simt_add<<<1, 4096, 0, stream>>>(nullptr, nullptr, nullptr, 0);
 }

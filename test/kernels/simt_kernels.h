@@ -16,7 +16,7 @@ uint32_t launch_simt_histogram(uint32_t blocks, void* stream, const uint8_t* dat
 // A SIMD kernel calling a __simt_vf__ function through asc_vf_call(dim3(threads), ...): out[block * threads + t].
 uint32_t launch_simt_vf(uint32_t blocks, uint32_t threads, void* stream, uint32_t* out);
 // Broken kernels: thread 0 returns before the barrier the others wait at; lane 0 waits at a shuffle
-// while the rest wait at the block barrier (a deadlock); 2048 threads in a block.
+// while the rest wait at the block barrier (a deadlock); 4096 threads in a block.
 uint32_t launch_simt_unreached_barrier(void* stream);
 uint32_t launch_simt_deadlock(void* stream);
 uint32_t launch_simt_too_many_threads(void* stream);

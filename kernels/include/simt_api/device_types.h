@@ -5,12 +5,8 @@
 
 #include "canopy/kernel/simt/simt.h"
 
-// The running thread's index and its block's, as CUDA names them; they read the fiber that runs.
-#define threadIdx (::canopy::kernel::simt::thread().thread_idx)
-#define blockIdx (::canopy::kernel::simt::shape().block_idx)
-#define blockDim (::canopy::kernel::simt::shape().block)
-#define gridDim (::canopy::kernel::simt::shape().grid)
-inline constexpr std::int32_t warpSize = 32;
+// threadIdx, blockIdx, blockDim, gridDim and warpSize are canopy/kernel/simt/simt.h's (builtins,
+// thread-local as block_idx is).
 
 // Short vector types (CANN's device_types.h: aligned like their size, as the 950 loads them).
 #define CANOPY_SIMT_VECTOR2_(name, T, align) \

@@ -1,6 +1,42 @@
 #pragma once
-// CANN's simt_api/math_constants.h (CUDA's names for float and double constants).
-#define ASC_PI_F 3.141592654f
-#define CUDART_PI_F 3.141592654f
-#define CUDART_INF_F __builtin_inff()
-#define CUDART_NAN_F __builtin_nanf("")
+// CANN's simt_api/math_constants.h: float and double constants (ASCRT_*, with CUDA's CUDART_* names).
+#define ASCRT_INF_F __builtin_inff()
+#define ASCRT_NAN_F __builtin_nanf("")
+#define ASCRT_MAX_NORMAL_F 3.40282347e+38f
+#define ASCRT_MIN_DENORM_F 1.40129846e-45f
+#define ASCRT_ONE_F 1.0f
+#define ASCRT_ZERO_F 0.0f
+#define ASCRT_SQRT_HALF_F 0.707106781f
+#define ASCRT_SQRT_TWO_F 1.414213562f
+#define ASCRT_THIRD_F 0.333333333f
+#define ASCRT_PIO4_F 0.785398163f
+#define ASCRT_PIO2_F 1.570796327f
+#define ASCRT_3PIO4_F 2.356194490f
+#define ASCRT_2_OVER_PI_F 0.636619772f
+#define ASCRT_PI_F 3.141592654f
+#define ASCRT_L2E_F 1.442695041f
+#define ASCRT_L2T_F 3.321928094f
+#define ASCRT_LG2_F 0.301029996f
+#define ASCRT_LGE_F 0.434294482f
+#define ASCRT_LN2_F 0.693147181f
+#define ASCRT_LNT_F 2.302585093f
+#define ASCRT_LNPI_F 1.144729886f
+#define ASCRT_TWO_TO_M126_F 1.175494351e-38f
+#define ASCRT_TWO_TO_126_F 8.507059173e37f
+#define ASCRT_NORM_HUGE_F 3.402823466e38f
+#define ASCRT_TWO_TO_23_F 8388608.0f
+#define ASCRT_TWO_TO_24_F 16777216.0f
+#define ASCRT_TWO_TO_31_F 2147483648.0f
+#define ASCRT_TWO_TO_32_F 4294967296.0f
+#define ASCRT_REMQUO_BITS_F 3
+#define ASCRT_TRIG_PLOSS_F 105615.0f
+#define ASCRT_INF __builtin_inf()
+#define ASCRT_NAN __builtin_nan("")
+#define ASCRT_PI 3.1415926535897931e+0
+#define ASCRT_PIO2 1.5707963267948966e+0
+#define ASCRT_LN2 6.9314718055994529e-1
+#define ASCRT_SQRT_2 1.4142135623730951e+0
+#define CUDART_INF_F ASCRT_INF_F
+#define CUDART_NAN_F ASCRT_NAN_F
+#define CUDART_PI_F ASCRT_PI_F
+#define ASC_PI_F ASCRT_PI_F

@@ -19,9 +19,21 @@ struct dim3 {
     constexpr dim3(std::uint32_t vx = 1, std::uint32_t vy = 1, std::uint32_t vz = 1) : x(vx), y(vy), z(vz) {}
 };
 
+// The SIMT builtins, as bisheng --enable-simt predefines them (a kernel source may use them without
+// including simt_api). Thread-local, as block_idx is: every fiber switch and every thread the
+// running fiber starts sets threadIdx, and a block sets the other three while it runs. A member or
+// local of the same name (a tiling's blockDim) hides them, as it would hide bisheng's.
+extern CANOPY_KERNEL_API __attribute__((tls_model("initial-exec"))) __thread dim3 threadIdx;
+extern CANOPY_KERNEL_API __attribute__((tls_model("initial-exec"))) __thread dim3 blockIdx;
+extern CANOPY_KERNEL_API __attribute__((tls_model("initial-exec"))) __thread dim3 blockDim;
+extern CANOPY_KERNEL_API __attribute__((tls_model("initial-exec"))) __thread dim3 gridDim;
+inline constexpr std::int32_t warpSize = 32;
+
 namespace canopy::kernel::simt {
 
-inline constexpr std::uint32_t max_threads = 1024;  // threads of one block on a 950 vector core
+// Threads of one block on a 950 vector core: blockDim.x * y * z <= 2048 (1024 unless the function
+// declares __launch_bounds__ up to 2048, which bisheng checks at compile time).
+inline constexpr std::uint32_t max_threads = 2048;
 inline constexpr std::uint32_t warp_size = 32;
 
 // The running SIMT thread: its index in the block and the block's shape.
@@ -83,6 +95,7 @@ void thread_batch(const void* body, ThreadLoop& loop, ThreadState& state) {
         // threadIdx steps through x, then y, then z (no divisions: this runs once per thread).
         state.linear = loop.next++;
         state.thread_idx = loop.next_idx;
+        threadIdx = loop.next_idx;
         if (++loop.next_idx.x == loop.dims.x) {
             loop.next_idx.x = 0;
             if (++loop.next_idx.y == loop.dims.y) {
@@ -116,3 +129,4 @@ struct WarpValues {
 CANOPY_KERNEL_API WarpValues warp_exchange(const char* api, std::uint64_t value);
 
 }  // namespace canopy::kernel::simt
+
