@@ -32,3 +32,8 @@ inline void asc_stwb(T* address, T val) { *address = val; }
 
 // The caller's lane in its warp.
 static inline std::int32_t laneid() { return static_cast<std::int32_t>(::canopy::kernel::simt::thread().linear % 32); }
+// Masks of the lanes below, at or below, above, at or above the caller's lane.
+static inline std::uint32_t lanemask_lt() { return (1u << laneid()) - 1u; }
+static inline std::uint32_t lanemask_le() { return static_cast<std::uint32_t>((std::uint64_t{2} << laneid()) - 1u); }
+static inline std::uint32_t lanemask_gt() { return ~lanemask_le(); }
+static inline std::uint32_t lanemask_ge() { return ~lanemask_lt(); }
