@@ -52,7 +52,7 @@ __global__ void simt_warp(int32_t* out)
 __global__ void simt_histogram(const uint8_t* data, uint32_t n, uint32_t* bins)
 {
     for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
-        asc_atomic_add(&bins[data[i] % 16], 1u);
+        asc_atomic_add(&bins[data[i] % 16], 1);  // an int literal for a uint32_t*, as samples write it
         uint32_t seen = bins[16];
         while (asc_atomic_cas(&bins[16], seen, seen + 1) != seen) seen = bins[16];
     }
