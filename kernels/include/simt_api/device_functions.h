@@ -37,3 +37,4 @@ static inline std::uint32_t lanemask_lt() { return (1u << laneid()) - 1u; }
 static inline std::uint32_t lanemask_le() { return static_cast<std::uint32_t>((std::uint64_t{2} << laneid()) - 1u); }
 static inline std::uint32_t lanemask_gt() { return ~lanemask_le(); }
 static inline std::uint32_t lanemask_ge() { return ~lanemask_lt(); }
+static inline std::uint32_t lanemask_eq() { return 1u << laneid(); }

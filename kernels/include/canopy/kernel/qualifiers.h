@@ -48,3 +48,7 @@
 #ifndef __launch_bounds__
 #define __launch_bounds__(...)
 #endif
+// A host function (SIMT sources mark host helpers __host__): one CPU runs host and kernel code.
+#ifndef __host__
+#define __host__
+#endif
