@@ -16,13 +16,14 @@ endif()
 set(allowed
   "^(acl|mstx)[A-Za-z0-9_]*$"                       # CANN's C API
   "^block_(idx|num)$"                                # the kernel API's block variables
+  "^(threadIdx|blockIdx|blockDim|gridDim)$"          # the SIMT builtins (canopy/kernel/simt/simt.h)
   "^canopy_(register|unregister)_core_split$"        # what canopy-core-link's objects call
   "^canopy::kernel::"                                # the launcher, registry, pipes and faults
   "^(typeinfo|typeinfo name|vtable) for canopy::kernel::"
   "^canopy::soc::(modelled_name\\(\\)|note_program_part\\(unsigned int\\))$"  # the modelled SoC's choice
   "^canopy::api::report_library_error\\(char const\\*, int, char const\\*\\)$")
 # A few the API must export, so that an empty or foreign listing cannot pass.
-set(required aclInit aclrtLaunchKernel aclrtGetHardwareSyncAddr aclprofInit mstxMarkA block_idx
+set(required aclInit aclrtLaunchKernel aclrtGetHardwareSyncAddr aclprofInit mstxMarkA block_idx threadIdx
   canopy_register_core_split)
 
 string(REPLACE "\n" ";" lines "${listing}")

@@ -67,6 +67,11 @@ cmake --build "${build3510}" --target scale_add -- VERBOSE=1 >"${work_dir}/dav35
 grep -q -- "--npu-arch=dav-3510" "${work_dir}/dav3510-build.log" || fail "dav-3510 did not reach the compiler"
 CANOPY_SOC_VERSION=Ascend950PR_9599 SOC_VERSION=Ascend950PR_9599 "${build3510}/scale_add" | grep -q '^\[SUCCESS\]' \
     || fail "scale_add built for dav-3510 did not report success on Ascend950PR_9599"
+# A SIMT kernel of its own (simt_reduce.asc: shuffles, a barrier, atomics) built for dav-3510.
+cmake --build "${build3510}" --target simt_reduce >"${work_dir}/simt-build.log" 2>&1 \
+    || { cat "${work_dir}/simt-build.log"; fail "building the SIMT sample simt_reduce for dav-3510 failed"; }
+CANOPY_SOC_VERSION=Ascend950PR_9599 "${build3510}/simt_reduce" | grep -q '^\[SUCCESS\]' \
+    || fail "the SIMT sample simt_reduce did not report success"
 expect_refusal "${work_dir}/dav3510-on-a2.log" "is built for dav-3510 (Ascend 950), but the runtime models Ascend910B4" \
     env CANOPY_SOC_VERSION=Ascend910B4 "${build3510}/scale_add"
 # An architecture Canopy does not model stops the configure step.

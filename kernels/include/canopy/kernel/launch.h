@@ -34,6 +34,7 @@ template <class... Configuration>
 int __cudaPushCallConfiguration(Configuration&&...);
 #endif
 
+#include <algorithm>
 #include <array>
 #include <cstddef>
 #include <cstdint>
@@ -54,6 +55,7 @@ int __cudaPushCallConfiguration(Configuration&&...);
 #include <utility>
 
 #include "canopy/kernel/block.h"
+#include "canopy/kernel/simt/simt.h"
 #include "canopy/soc.h"
 
 #ifdef __NPU_ARCH__
@@ -347,18 +349,42 @@ CANOPY_CORE_ENTRY void aiv_entry(const Kernel& kernel, const Stored& stored) {
 
 }  // namespace detail
 
+// A SIMT launch's first two values, `<<<blocks, threads, dynUBufSize, stream>>>`: a count or a dim3.
+struct SimtDim {
+    dim3 value;
+    constexpr SimtDim(dim3 v) : value(v) {}
+    template <class Integer, std::enable_if_t<std::is_integral_v<Integer>, int> = 0>
+    constexpr SimtDim(Integer count) : value(static_cast<std::uint32_t>(count)) {}
+};
+
 template <class Kernel>
 class ChevronLaunchAt {
 public:
     ChevronLaunchAt(const ChevronSite& site, Kernel kernel, std::uint32_t numBlocks,
                     DynamicUBufSize dynUBufSize = nullptr, void* stream = nullptr)
         : site_(site), kernel_(kernel), num_blocks_(numBlocks), dyn_ubuf_bytes_(dynUBufSize.bytes), stream_(stream) {}
+    // The four-value form launches a SIMT kernel (the 950): `threads` threads in each of `blocks`
+    // blocks, `dynUBufSize` bytes of dynamic UB per block (extern __ubuf__), on `stream`.
+    ChevronLaunchAt(const ChevronSite& site, Kernel kernel, SimtDim blocks, SimtDim threads,
+                    DynamicUBufSize dynUBufSize, void* stream)
+        : site_(site), kernel_(kernel),
+          num_blocks_(static_cast<std::uint32_t>(std::min<std::uint64_t>(
+              std::uint64_t(blocks.value.x) * blocks.value.y * blocks.value.z, 0xffffffffu))),
+          dyn_ubuf_bytes_(dynUBufSize.bytes), stream_(stream), simt_(true), grid_(blocks.value),
+          threads_(threads.value) {}
 
     template <class... Arguments>
     std::uint32_t operator()(Arguments&&... arguments) const {
         auto stored = std::make_tuple(detail::stored_argument(std::forward<Arguments>(arguments))...);
         Kernel kernel = kernel_;
         LaunchRequest request{site_.kernel, site_.symbol, num_blocks_, dyn_ubuf_bytes_, stream_, "<<<>>>", &site_};
+        if (simt_) {
+            const dim3 grid = grid_;
+            const dim3 threads = threads_;
+            return launch(request, KernelCall([kernel, stored, grid, threads]() {
+                              simt::run_threads("<<<>>>", grid, threads, [&]() { std::apply(kernel, stored); });
+                          }));
+        }
 #ifdef __CANOPY_CORE_PASS__
         using Stored = decltype(stored);
         request.core_split = reinterpret_cast<const void*>(&detail::aiv_entry<Kernel, Stored>);
@@ -377,6 +403,9 @@ private:
     std::uint32_t num_blocks_;
     std::uint32_t dyn_ubuf_bytes_;
     void* stream_;
+    bool simt_ = false;
+    dim3 grid_;
+    dim3 threads_;
 };
 
 // ---- Registration: makes a kernel findable by aclrtGetFuncBySymbol (its address) and, inside a

@@ -44,3 +44,15 @@
 #define __simd_vf__
 #endif
 #define __simd_callee__
+// The 950's SIMT functions: __simt_vf__ marks a function asc_vf_call(dim3, ...) runs as SIMT threads,
+// __simt_callee__ the functions they call, __launch_bounds__(threads) the most threads a kernel is
+// launched with (a register allocation hint of bisheng's).
+#define __simt_vf__
+#define __simt_callee__
+#ifndef __launch_bounds__
+#define __launch_bounds__(...)
+#endif
+// A host function (SIMT sources mark host helpers __host__): one CPU runs host and kernel code.
+#ifndef __host__
+#define __host__
+#endif
