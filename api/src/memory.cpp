@@ -225,8 +225,12 @@ void enqueue_touching(State& s, engine::Stream& target, engine::Operation operat
         return;
     }
     std::vector<engine::MemorySpan> known;
-    for (const engine::MemorySpan& span : spans)
-        if (s.runtime.memory().find(span.address)) known.push_back(span);
+    for (engine::MemorySpan span : spans) {
+        if (const std::optional<engine::Allocation> allocation = s.runtime.memory().find(span.address)) {
+            span.serial = allocation->serial;
+            known.push_back(span);
+        }
+    }
     target.enqueue(engine::checked_at_replay(std::move(operation), std::move(known), s.runtime.memory()));
 }
 
@@ -320,7 +324,7 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
             // A capture records the copy: the replay copies from the buffer as it then is.
             if (capturing(target)) {
                 enqueue_touching(s, target, copy_operation(dst, src, count, copy.direction),
-                                 {{dst, count, "dst"}, {src, count, "src"}});
+                                 {{dst, count, "dst", 0}, {src, count, "src", 0}});
                 return;
             }
             // As CANN: pageable host memory is copied synchronously once the stream has drained,
@@ -330,7 +334,7 @@ aclError aclrtMemcpyAsync(void* dst, size_t destMax, const void* src, size_t cou
             return;
         }
         enqueue_touching(s, target, copy_operation(dst, src, count, copy.direction),
-                         {{dst, count, "dst"}, {src, count, "src"}});
+                         {{dst, count, "dst", 0}, {src, count, "src", 0}});
     });
 }
 
@@ -355,7 +359,7 @@ aclError aclrtMemsetAsync(void* devPtr, size_t maxCount, int32_t value, size_t c
         enqueue_touching(s, target,
                          engine::Operation{engine::OpKind::memset, count, nullptr,
                                            [devPtr, value, count](engine::OpRun&) { engine::fill_bytes(devPtr, value, count); }},
-                         {{devPtr, count, "devPtr"}});
+                         {{devPtr, count, "devPtr", 0}});
     });
 }
 
@@ -392,7 +396,7 @@ aclError aclrtMemcpy2dAsync(void* dst, size_t dpitch, const void* src, size_t sp
         enqueue_touching(s, target,
                          engine::Operation{engine::OpKind::memcpy, width * height, copy.direction,
                                            [=](engine::OpRun&) { engine::copy_2d(dst, dpitch, src, spitch, width, height); }},
-                         {{dst, dst_reach, "dst"}, {src, src_reach, "src"}});
+                         {{dst, dst_reach, "dst", 0}, {src, src_reach, "src", 0}});
     });
 }
 

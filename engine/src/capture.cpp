@@ -485,15 +485,15 @@ Operation checked_at_replay(Operation operation, std::vector<MemorySpan> spans, 
         for (const MemorySpan& span : checked->spans) {
             const auto at = reinterpret_cast<std::uintptr_t>(span.address);
             const std::optional<Allocation> allocation = checked->memory.find(span.address);
-            if (!allocation || at + span.bytes > allocation->base + allocation->size) {
+            if (!allocation || allocation->serial != span.serial || at + span.bytes > allocation->base + allocation->size) {
                 char address[32];
                 std::snprintf(address, sizeof address, "%p", span.address);
                 throw OperationError(
                     ACL_ERROR_RT_DEVICE_MEM_ERROR,
                     std::string("a replay's ") + to_string(checked->kind) +
                         (checked->name ? std::string(" ") + checked->name : std::string()) + ": its " + span.role +
-                        " " + address + " (" + std::to_string(span.bytes) + " bytes) is no longer " +
-                        (allocation ? "within one allocation" : "allocated") +
+                        " " + address + " (" + std::to_string(span.bytes) + " bytes) is no longer allocated" +
+                        (allocation ? " as it was at the capture (freed and allocated again since)" : "") +
                         ": the memory was freed after the capture, and the model still uses it");
             }
         }

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <cstring>
 #include <mutex>
@@ -27,6 +28,11 @@
 #include "canopy/engine/device.h"
 
 namespace canopy::engine {
+
+std::uint64_t next_allocation_serial() {
+    static std::atomic<std::uint64_t> serials{0};
+    return serials.fetch_add(1, std::memory_order_relaxed) + 1;
+}
 
 // Device memory comes from one reserved range of address space, so that an address can be told to
 // be device memory even after it was freed: with the system allocator a freed device block goes
@@ -216,7 +222,8 @@ void* MemoryRegistry::allocate(std::size_t size, MemoryKind kind, Device* device
         }
         std::unique_lock lock(mutex_);
         allocations_.emplace(reinterpret_cast<std::uintptr_t>(ptr),
-                             Allocation{reinterpret_cast<std::uintptr_t>(ptr), size, reserved, kind, device});
+                             Allocation{reinterpret_cast<std::uintptr_t>(ptr), size, reserved, kind, device, false,
+                                        next_allocation_serial()});
     } catch (const std::bad_alloc&) {
         // No memory for the bookkeeping: the bytes and the device's reservation go back.
         release(ptr);

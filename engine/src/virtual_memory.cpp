@@ -151,7 +151,7 @@ void MemoryRegistry::map(void* pointer, std::size_t size, std::size_t offset, st
     // The bookkeeping first (it may throw), then the mapping (which, once made, cannot fail).
     auto mapping = reservation.mappings.emplace(address, Mapping{size, memory, {}}).first;
     try {
-        allocations_.emplace(address, Allocation{address, size, size, MemoryKind::device, device, true});
+        allocations_.emplace(address, Allocation{address, size, size, MemoryKind::device, device, true, next_allocation_serial()});
     } catch (...) {
         reservation.mappings.erase(mapping);
         throw;
@@ -301,7 +301,7 @@ void* MemoryRegistry::map_import(std::shared_ptr<PhysicalMemory> memory, std::si
         auto reservation = reservations_.emplace(base, Reservation{memory->size(), range, memory->size(), {}}).first;
         try {
             reservation->second.mappings.emplace(base, Mapping{memory->size(), memory, {}});
-            allocations_.emplace(base + offset, Allocation{base + offset, length, length, MemoryKind::device, device, true});
+            allocations_.emplace(base + offset, Allocation{base + offset, length, length, MemoryKind::device, device, true, next_allocation_serial()});
         } catch (...) {
             reservations_.erase(reservation);
             throw;

@@ -53,8 +53,10 @@ __global__ void simt_histogram(const uint8_t* data, uint32_t n, uint32_t* bins)
 {
     for (uint32_t i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += gridDim.x * blockDim.x) {
         asc_atomic_add(&bins[data[i] % 16], 1);  // an int literal for a uint32_t*, as samples write it
-        uint32_t seen = bins[16];
-        while (asc_atomic_cas(&bins[16], seen, seen + 1) != seen) seen = bins[16];
+        // A compare-and-swap loop that learns the current value from the swap's result (a plain
+        // read of bins[16] would race with the other blocks' swaps).
+        uint32_t seen = 0;
+        for (uint32_t found; (found = asc_atomic_cas(&bins[16], seen, seen + 1)) != seen;) seen = found;
     }
 }
 

@@ -38,17 +38,19 @@ class GroupUpdate;
 class MemoryRegistry;
 class Stream;
 
-// Memory a captured operation reads or writes at an address the program gave, known to the
-// runtime's allocations when it was captured. `role` names it in a message ("dst", "src").
+// Memory a captured operation reads or writes at an address the program gave, within the runtime's
+// allocation `serial` when it was captured. `role` names it in a message ("dst", "src").
 struct MemorySpan {
     const void* address;
     std::uint64_t bytes;
     const char* role;
+    std::uint64_t serial;
 };
 
-// A captured operation whose replays first check that each span still lies within a live
-// allocation: the program may free memory after capturing work on it, and a replay would then
-// write freed (perhaps reused) memory. A span that does not fails the replay with
+// A captured operation whose replays first check that each span still lies within the allocation
+// it was captured in: the program may free memory after capturing work on it, and a replay would
+// then write freed memory, or memory allocated since to someone else. A span that does not fails
+// the replay with
 // ACL_ERROR_RT_DEVICE_MEM_ERROR naming the operation, the role and the address. Spans the
 // registry did not know at capture (pageable host memory) are the program's responsibility and
 // not passed here.

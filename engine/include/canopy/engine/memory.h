@@ -25,9 +25,15 @@ struct Allocation {
     // A range of a reservation mapped to physical memory (aclrtMapMem): device memory to every
     // check, but never aclrtFree's, and its bytes are the physical memory's (virtual_memory.h).
     bool mapped = false;
+    // Which allocation this is, unique in the process: memory freed and allocated again at the same
+    // address is another allocation (a captured copy's replay tells them apart).
+    std::uint64_t serial = 0;
 };
 
 class PhysicalMemory;
+
+// The next allocation's serial (Allocation::serial).
+std::uint64_t next_allocation_serial();
 
 class MemoryRegistry {
 public:
