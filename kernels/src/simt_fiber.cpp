@@ -311,8 +311,9 @@ ThreadState thread_at(std::uint32_t linear, dim3 dims) {
     return t;
 }
 
-// Fails the block: records the fault, which run_block raises on the worker's own stack.
-[[noreturn]] void fail_block(Fiber* fiber, const char* api, const std::string& detail) {
+// Records the block's fault, which run_block raises on the worker's own stack. It returns, so that
+// the caller's temporaries (the message) are destroyed before abandon_fiber leaves the frame for good.
+void record_block_failure(Fiber* fiber, const char* api, const std::string& detail) {
     Block& block = *fiber->block;
     try {
         raise(ACL_ERROR_RT_AICORE_EXCEPTION, api, detail);
@@ -321,6 +322,10 @@ ThreadState thread_at(std::uint32_t linear, dim3 dims) {
     }
     block.failed = true;
     block.loop.failed = true;
+}
+
+// Leaves a failed block's fiber for good: its frames are never resumed nor unwound.
+[[noreturn]] void abandon_fiber(Fiber* fiber) {
     fiber->holding = true;  // its stack holds this frame: released, never reused
     for (;;) leave(fiber);  // never resumed: the scheduler stops the block
 }
@@ -338,9 +343,10 @@ void wait(Fiber* fiber, const char* what) {
 void thread_exits(Fiber* fiber) {
     Block& block = *fiber->block;
     if (block.arrived > 0) {
-        fail_block(fiber, "asc_syncthreads",
-                   thread_name(fiber->thread) + " returned while " + std::to_string(block.arrived) +
-                       " threads of its block wait at asc_syncthreads: a block barrier must be reached by every thread");
+        record_block_failure(fiber, "asc_syncthreads",
+                             thread_name(fiber->thread) + " returned while " + std::to_string(block.arrived) +
+                                 " threads of its block wait at asc_syncthreads: a block barrier must be reached by every thread");
+        abandon_fiber(fiber);
     }
     if (block.warps.empty()) return;
     Warp& warp = block.warps[fiber->thread.linear / warp_size];
@@ -485,10 +491,13 @@ void sync_threads() {
     Block& block = *fiber->block;
     block.loop.waited = true;
     if (block.loop.exited > 0) {
-        fail_block(fiber, "asc_syncthreads",
-                   thread_name(fiber->thread) + " waits at asc_syncthreads, but " + thread_name(thread_at(block.loop.first_exited, block.shape.block)) +
-                       (block.loop.exited > 1 ? " and " + std::to_string(block.loop.exited - 1) + " other threads" : std::string()) +
-                       " of its block returned without reaching it: a block barrier must be reached by every thread");
+        record_block_failure(fiber, "asc_syncthreads",
+                             thread_name(fiber->thread) + " waits at asc_syncthreads, but " +
+                                 thread_name(thread_at(block.loop.first_exited, block.shape.block)) +
+                                 (block.loop.exited > 1 ? " and " + std::to_string(block.loop.exited - 1) + " other threads"
+                                                        : std::string()) +
+                                 " of its block returned without reaching it: a block barrier must be reached by every thread");
+        abandon_fiber(fiber);
     }
     if (++block.arrived == block.count) {
         block.arrived = 0;

@@ -1,4 +1,6 @@
 // Kernels of kernel_c_api_test on the A2: CANN's C API on the kernel's own __ubuf__ arrays.
+#include <cstdint>
+
 #include "c_api/asc_simd.h"
 #include "c_api_kernels.h"
 #include "launch_result.h"
@@ -41,7 +43,10 @@ __global__ __vector__ void c_api_add(__gm__ float* x, __gm__ float* y, __gm__ fl
 
 __global__ __vector__ void c_api_outside_ub(__gm__ float* x) {
     __ubuf__ float x_local[64];
-    asc_copy_gm2ub(x_local - 64, x, 64 * sizeof(float));
+    // 256 bytes before the array, computed as an address (stepping the array's pointer back out of
+    // it would be undefined behaviour in C++ itself, which UBSan reports before Canopy's check).
+    auto* before = reinterpret_cast<__ubuf__ float*>(reinterpret_cast<std::uintptr_t>(x_local) - 64 * sizeof(float));
+    asc_copy_gm2ub(before, x, 64 * sizeof(float));
 }
 
 uint32_t launch_c_api_add(uint32_t blocks, void* stream, const float* x, const float* y, float* z, uint32_t n,
