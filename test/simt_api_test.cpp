@@ -127,7 +127,8 @@ TEST_CASE("a barrier a thread returns without reaching fails the launch naming k
     CHECK(aclrtSynchronizeStream(stream) == ACL_ERROR_RT_AICORE_EXCEPTION);
     const std::string message = recent_error();
     CHECK(contains(message, "simt_unreached_barrier"));
-    CHECK(contains(message, "block 0/2"));
+    // Both blocks fail; the one whose fault is reported first depends on the workers' timing.
+    CHECK((contains(message, "block 0/2") || contains(message, "block 1/2")));
     CHECK(contains(message, "asc_syncthreads"));
     CHECK(contains(message, "thread 0"));
 }
