@@ -21,23 +21,6 @@ namespace {
 static_assert(__NPU_ARCH__ == 3510, "this test is built for the Ascend 950");
 
 template <typename T>
-struct Device {
-    explicit Device(const std::vector<T>& host) : count(host.size()) {
-        REQUIRE_ACL(aclrtMalloc(&pointer, count * sizeof(T), ACL_MEM_MALLOC_HUGE_FIRST));
-        REQUIRE_ACL(aclrtMemcpy(pointer, count * sizeof(T), host.data(), count * sizeof(T), ACL_MEMCPY_HOST_TO_DEVICE));
-    }
-    explicit Device(std::size_t n) : Device(std::vector<T>(n)) {}
-    ~Device() { aclrtFree(pointer); }
-    std::vector<T> read() const {
-        std::vector<T> host(count);
-        REQUIRE_ACL(aclrtMemcpy(host.data(), count * sizeof(T), pointer, count * sizeof(T), ACL_MEMCPY_DEVICE_TO_HOST));
-        return host;
-    }
-    void* pointer = nullptr;
-    std::size_t count;
-};
-
-template <typename T>
 void dump(GM_ADDR out, const AscendC::LocalTensor<T>& tensor, uint32_t count) {
     AscendC::PipeBarrier<PIPE_ALL>();
     std::memcpy(out, reinterpret_cast<const void*>(tensor.GetPhyAddr()), count * sizeof(T));
@@ -103,9 +86,9 @@ TEST_CASE("950 matmul: A is Nz in L0A, LoadData2DParamsV2 moves Nz windows, Fixp
     for (uint32_t k = 0; k < kK; ++k) {
         for (uint32_t n = 0; n < kN; ++n) b_zn[((k / 32) * (kN / 16) + n / 16) * 512 + (n % 16) * 32 + k % 32] = b[k * kN + n];
     }
-    Device<int8_t> da(a_nz), db(b_zn);
-    Device<int32_t> dc(kM * kN);
-    REQUIRE(ACLRT_LAUNCH_KERNEL(matmul_kernel)(1, stream, da.pointer, db.pointer, dc.pointer) == 0u);
+    DeviceArray<int8_t> da(a_nz), db(b_zn);
+    DeviceArray<int32_t> dc(kM * kN);
+    REQUIRE(ACLRT_LAUNCH_KERNEL(matmul_kernel)(1, stream, da.get(), db.get(), dc.get()) == 0u);
     REQUIRE_ACL(aclrtSynchronizeStream(stream));
     const std::vector<int32_t> got = dc.read();
     for (uint32_t r = 0; r < kM; ++r) {
@@ -136,8 +119,8 @@ TEST_CASE("950 LoadData2DParamsV2 with ifTranspose writes the window's transpose
     Stream stream;
     std::vector<int16_t> input(512);
     std::iota(input.begin(), input.end(), int16_t(0));
-    Device<int16_t> in(input), out(4 * 256);
-    REQUIRE(ACLRT_LAUNCH_KERNEL(load_2dv2_transpose_kernel)(1, stream, in.pointer, out.pointer) == 0u);
+    DeviceArray<int16_t> in(input), out(4 * 256);
+    REQUIRE(ACLRT_LAUNCH_KERNEL(load_2dv2_transpose_kernel)(1, stream, in.get(), out.get()) == 0u);
     REQUIRE_ACL(aclrtSynchronizeStream(stream));
     const std::vector<int16_t> got = out.read();
     // Source S (32 rows x 16): fractal r / 16, element (r % 16) * 16 + c. D = S^T (16 x 32).
@@ -184,8 +167,8 @@ TEST_CASE("950 img2col writes Nz columns dstStride fractals apart") {
     for (uint32_t with_stride : {0u, 1u}) {
         CAPTURE(with_stride);
         const uint32_t stride = with_stride ? 3 : 2;
-        Device<int16_t> in(input), out(6 * 256);
-        REQUIRE(ACLRT_LAUNCH_KERNEL(img2col_kernel)(1, stream, in.pointer, out.pointer, with_stride) == 0u);
+        DeviceArray<int16_t> in(input), out(6 * 256);
+        REQUIRE(ACLRT_LAUNCH_KERNEL(img2col_kernel)(1, stream, in.get(), out.get(), with_stride) == 0u);
         REQUIRE_ACL(aclrtSynchronizeStream(stream));
         const std::vector<int16_t> got = out.read();
         for (uint32_t m = 0; m < 32; ++m) {
@@ -259,8 +242,8 @@ void* nz_out = nullptr;  // the GM the Fixpipe case writes to (a captureless lam
 TEST_CASE("950 cube misuse fails the launch with 507015 naming the kernel and the API") {
     Runtime rt;
     Stream stream;
-    Device<float> nz_device(1024);
-    nz_out = nz_device.pointer;
+    DeviceArray<float> nz_device(1024);
+    nz_out = nz_device.get();
     struct Case {
         std::string kernel;
         aclError (*launch)(aclrtStream);
